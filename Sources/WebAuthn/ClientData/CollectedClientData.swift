@@ -1,0 +1,52 @@
+import Foundation
+
+/// The client data the browser or platform collected and the authenticator signed over (WebAuthn §5.8.1).
+public struct CollectedClientData: Sendable, Hashable {
+    public let type: String
+    /// The challenge, as the base64url text the client put in `clientDataJSON`.
+    public let challenge: String
+    public let origin: String
+    public let crossOrigin: Bool?
+    public let topOrigin: String?
+    public let tokenBinding: TokenBinding?
+    /// The exact JSON bytes (the data whose hash the authenticator signed).
+    public let rawRepresentation: [UInt8]
+
+    public struct TokenBinding: Sendable, Hashable, Decodable {
+        /// `present`, `supported`, or (from old clients) `not-supported`.
+        public let status: String
+        public let id: String?
+    }
+
+    /// The largest `clientDataJSON` accepted.
+    public static let maximumSize = 16 * 1024
+
+    /// Parses `clientDataJSON` (§7.1 steps 5–6, §7.2 steps 9–10): UTF-8 JSON whose members have the right types.
+    public init(jsonBytes bytes: [UInt8]) throws(WebAuthnError) {
+        guard bytes.count <= Self.maximumSize else {
+            throw WebAuthnError(.inputTooLarge, "clientDataJSON of \(bytes.count) bytes exceeds the limit of \(Self.maximumSize).")
+        }
+        let decoded: Wire
+        do {
+            decoded = try JSONDecoder().decode(Wire.self, from: Data(bytes))
+        } catch {
+            throw WebAuthnError(.malformedClientData, "clientDataJSON is not a JSON object with string members type, challenge and origin: \(JSONErrorText.describe(error)).")
+        }
+        type = decoded.type
+        challenge = decoded.challenge
+        origin = decoded.origin
+        crossOrigin = decoded.crossOrigin
+        topOrigin = decoded.topOrigin
+        tokenBinding = decoded.tokenBinding
+        rawRepresentation = bytes
+    }
+
+    private struct Wire: Decodable {
+        let type: String
+        let challenge: String
+        let origin: String
+        let crossOrigin: Bool?
+        let topOrigin: String?
+        let tokenBinding: TokenBinding?
+    }
+}
