@@ -14,7 +14,11 @@ public struct AttestationObject: Sendable, Hashable {
         guard bytes.count <= Self.maximumSize else {
             throw WebAuthnError(.inputTooLarge, "The attestation object is \(bytes.count) bytes; the limit is \(Self.maximumSize).")
         }
-        let value = try CBORDecoder(limits: CBORLimits(maximumInputSize: Self.maximumSize, maximumDepth: 8, maximumItemCount: 1024)).decode(bytes)
+        // The client assembles the attestation object (and, for U2F devices, the statement), and clients do not
+        // all emit canonical key order; keys are still unique and everything else is strict. The authenticator
+        // data inside, which the authenticator signs, is decoded with canonical order required.
+        let limits = CBORLimits(maximumInputSize: Self.maximumSize, maximumDepth: 8, maximumItemCount: 1024, requireCanonicalMapOrder: false)
+        let value = try CBORDecoder(limits: limits).decode(bytes)
         guard let entries = value.mapEntries, entries.count == 3 else {
             throw fail("The attestation object must be a CBOR map of exactly fmt, attStmt and authData.")
         }

@@ -126,19 +126,21 @@ extension CBORDecoder {
                 try checkDepth(depth)
                 var entries = [CBORMapEntry]()
                 entries.reserveCapacity(count)
-                var previousKey: ArraySlice<UInt8>?
+                var encodedKeys = [ArraySlice<UInt8>]()
                 for _ in 0..<count {
                     let keyStart = position
                     let key = try readItem(depth: depth + 1)
                     let encodedKey = bytes[keyStart..<position]
-                    if let previousKey {
+                    if limits.requireCanonicalMapOrder, let previousKey = encodedKeys.last {
                         guard Self.canonicalOrder(previousKey, encodedKey) else {
                             throw Self.fail(previousKey.elementsEqual(encodedKey)
                                 ? "A CBOR map has a duplicate key."
                                 : "CBOR map keys are not in the CTAP2 canonical order.")
                         }
+                    } else if encodedKeys.contains(where: { $0.elementsEqual(encodedKey) }) {
+                        throw Self.fail("A CBOR map has a duplicate key.")
                     }
-                    previousKey = encodedKey
+                    encodedKeys.append(encodedKey)
                     entries.append(CBORMapEntry(key, try readItem(depth: depth + 1)))
                 }
                 return .map(entries)

@@ -37,7 +37,7 @@ public struct CollectedClientData: Sendable, Hashable {
         origin = decoded.origin
         crossOrigin = decoded.crossOrigin
         topOrigin = decoded.topOrigin
-        tokenBinding = decoded.tokenBinding
+        tokenBinding = decoded.tokenBinding?.value
         rawRepresentation = bytes
     }
 
@@ -47,6 +47,19 @@ public struct CollectedClientData: Sendable, Hashable {
         let origin: String
         let crossOrigin: Bool?
         let topOrigin: String?
-        let tokenBinding: TokenBinding?
+        let tokenBinding: LegacyTolerantTokenBinding?
+    }
+
+    /// Some pre-standard clients sent `tokenBinding` as a bare string (such as "unused"); it carries no binding
+    /// and is ignored. A dictionary must have the Level 2 shape.
+    private struct LegacyTolerantTokenBinding: Decodable {
+        let value: TokenBinding?
+        init(from decoder: any Decoder) throws {
+            if (try? decoder.singleValueContainer().decode(String.self)) != nil {
+                value = nil
+            } else {
+                value = try TokenBinding(from: decoder)
+            }
+        }
     }
 }

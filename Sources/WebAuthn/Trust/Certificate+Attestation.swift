@@ -16,6 +16,11 @@ extension Certificate {
             case .some(.notCertificateAuthority): return false
             }
         } catch {
+            // Chromium's virtual authenticator encodes cA as an explicit DEFAULT FALSE (SEQUENCE { BOOLEAN FALSE }),
+            // which DER forbids but whose meaning is unambiguous; accept exactly that encoding.
+            if let ext = extensions[oid: .X509ExtensionID.basicConstraints], Array(ext.value) == [0x30, 0x03, 0x01, 0x01, 0x00] {
+                return false
+            }
             throw WebAuthnError(.attestationCertificateInvalid, "The basic constraints extension of '\(subject)' cannot be decoded.")
         }
     }

@@ -1,0 +1,55 @@
+import Crypto
+
+/// The client-data steps shared by registration (§7.1 steps 5–11) and authentication (§7.2 steps 9–14, 20).
+struct ClientDataVerification {
+    let acceptedTypes: [String]
+    let challenge: [UInt8]
+    let origins: OriginPolicy
+
+    /// Parses `clientDataJSON`, checks it, and returns it with its SHA-256 hash.
+    func verify(_ clientDataJSON: [UInt8]) throws(WebAuthnError) -> (CollectedClientData, [UInt8]) {
+        // §7.1 steps 5–6 / §7.2 steps 9–10: UTF-8 decode and parse.
+        let clientData = try CollectedClientData(jsonBytes: clientDataJSON)
+        // §7.1 step 7 / §7.2 step 11: the ceremony type.
+        guard acceptedTypes.contains(clientData.type) else {
+            throw WebAuthnError(.ceremonyTypeMismatch, "clientData.type is '\(clientData.type)' but this ceremony expects \(acceptedTypes.map { "'\($0)'" }.joined(separator: " or ")); a registration response was sent where a sign-in was expected, or the reverse.")
+        }
+        // §7.1 step 8 / §7.2 step 12: the challenge, compared as bytes after base64url decoding.
+        guard let received = try? Base64URL.decode(clientData.challenge), constantTimeEqual(received, challenge) else {
+            throw WebAuthnError(.challengeMismatch, "clientData.challenge is not the challenge issued for this ceremony; start a new ceremony and use its options.")
+        }
+        // §7.1 step 9 / §7.2 step 13: the origin, exactly.
+        guard origins.allowedOrigins.contains(clientData.origin) else {
+            throw WebAuthnError(.originNotAllowed, "The origin '\(clientData.origin)' is not allowed for this relying party; add it to the allowed origins if it is yours.")
+        }
+        // §7.1 step 10 / §7.2 step 14: cross-origin iframes and their top-level origin.
+        if clientData.crossOrigin == true, !origins.allowCrossOrigin {
+            throw WebAuthnError(.crossOriginNotAllowed, "The ceremony ran in a cross-origin iframe, which this relying party does not allow.")
+        }
+        if let topOrigin = clientData.topOrigin {
+            guard origins.allowCrossOrigin, origins.allowedTopOrigins.contains(topOrigin) else {
+                throw WebAuthnError(.topOriginNotAllowed, "The ceremony ran in an iframe under '\(topOrigin)', which is not an allowed top-level origin.")
+            }
+        }
+        // Token Binding (Level 2 §7.1 step 10; kept by Level 3 as a defined member): when present, its status
+        // must be a defined value, and 'present' must carry the binding id. This server does not use Token Binding.
+        if let binding = clientData.tokenBinding {
+            switch binding.status {
+            case "supported": break
+            case "present":
+                guard binding.id?.isEmpty == false else {
+                    throw WebAuthnError(.tokenBindingInvalid, "clientData.tokenBinding.status is 'present' but no id is given.")
+                }
+            default:
+                throw WebAuthnError(.tokenBindingInvalid, "clientData.tokenBinding.status '\(binding.status)' is not 'present' or 'supported'.")
+            }
+        }
+        // §7.1 step 11 / §7.2 step 20: hash = SHA-256(clientDataJSON).
+        return (clientData, Array(SHA256.hash(data: clientDataJSON)))
+    }
+
+    private func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return zip(lhs, rhs).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
