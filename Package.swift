@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
+        .library(name: "PasskeyTesting", targets: ["PasskeyTesting"]),
         .executable(name: "passkeys", targets: ["passkeys"]),
     ],
     dependencies: [
@@ -24,6 +25,17 @@ let package = Package(
         .target(
             name: "WebAuthn",
             dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "PasskeyTesting",
+            dependencies: [
+                "WebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -49,6 +61,7 @@ let package = Package(
             name: "WebAuthnTests",
             dependencies: [
                 "WebAuthn",
+                "PasskeyTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
