@@ -10,6 +10,11 @@ extension AuthenticationCeremony {
         guard response.id == response.rawId.base64URL else {
             throw WebAuthnError(.credentialIDMismatch, "The credential's id is not the base64url encoding of its rawId; send PublicKeyCredential.toJSON() unmodified.")
         }
+        // §7.2 step 23 (attestation in assertions) is not implemented: request options never ask for it,
+        // so a response that carries an attestation object is refused rather than half-verified.
+        if response.response.attestationObject != nil {
+            throw WebAuthnError(.unsupportedFeature, "The assertion carries an attestation object (§7.2 step 23), which this verifier does not support; do not request attestation in get().")
+        }
         // §7.2 step 5: the credential is one of those offered.
         if !allowCredentials.isEmpty, !allowCredentials.contains(rawID) {
             throw WebAuthnError(.credentialIDMismatch, "The credential used is not one of the allowCredentials offered for this sign-in.")

@@ -31,18 +31,11 @@ struct ClientDataVerification {
                 throw WebAuthnError(.topOriginNotAllowed, "The ceremony ran in an iframe under '\(topOrigin)', which is not an allowed top-level origin.")
             }
         }
-        // Token Binding (Level 2 §7.1 step 10; kept by Level 3 as a defined member): when present, its status
-        // must be a defined value, and 'present' must carry the binding id. This server does not use Token Binding.
-        if let binding = clientData.tokenBinding {
-            switch binding.status {
-            case "supported": break
-            case "present":
-                guard binding.id?.isEmpty == false else {
-                    throw WebAuthnError(.tokenBindingInvalid, "clientData.tokenBinding.status is 'present' but no id is given.")
-                }
-            default:
-                throw WebAuthnError(.tokenBindingInvalid, "clientData.tokenBinding.status '\(binding.status)' is not 'present' or 'supported'.")
-            }
+        // Token Binding (Level 2 §7.1 step 10; deprecated in Level 3, which keeps the member): the status must
+        // match the TLS connection's. This relying party never negotiates Token Binding, so only 'supported'
+        // (the client could, but did not) matches; 'present' cannot be true of our connections.
+        if let binding = clientData.tokenBinding, binding.status != "supported" {
+            throw WebAuthnError(.tokenBindingInvalid, "clientData.tokenBinding.status is '\(binding.status)', but this relying party does not use Token Binding; only 'supported' (or no tokenBinding) matches its connections.")
         }
         // §7.1 step 11 / §7.2 step 20: hash = SHA-256(clientDataJSON).
         return (clientData, Array(SHA256.hash(data: clientDataJSON)))
