@@ -42,3 +42,14 @@ struct DocumentationExampleTests {
         #expect(authentication.userHandle == userHandle)
     }
 }
+
+@Suite("Documentation of error codes")
+struct ErrorCodeDocumentationTests {
+    @Test("docs/errors.md lists every error code")
+    func everyCodeIsDocumented() throws {
+        let text = try String(contentsOf: DocumentationExampleTests.examples.deletingLastPathComponent().appendingPathComponent("errors.md"), encoding: .utf8)
+        for code in WebAuthnError.Code.all {
+            #expect(text.contains("`\(code.rawValue)`"), "docs/errors.md does not describe \(code.rawValue)")
+        }
+    }
+}
