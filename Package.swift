@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .library(name: "PasskeyTesting", targets: ["PasskeyTesting"]),
+        .library(name: "PasskeyStorage", targets: ["PasskeyStorage"]),
         .executable(name: "passkeys", targets: ["passkeys"]),
     ],
     dependencies: [
@@ -32,10 +33,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(name: "PasskeyStorage", swiftSettings: strictSettings),
         .target(
             name: "PasskeyTesting",
             dependencies: [
                 "WebAuthn",
+                "PasskeyStorage",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -67,6 +70,11 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PasskeyStorageTests",
+            dependencies: ["PasskeyStorage", "PasskeyTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(

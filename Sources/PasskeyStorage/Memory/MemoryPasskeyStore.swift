@@ -1,0 +1,142 @@
+public import Foundation
+
+/// A store in process memory, for tests and demos. It keeps the same guarantees as the database adapters
+/// within one process (an actor serialises every operation); it is lost when the process ends.
+public actor MemoryPasskeyStore: PasskeyStore {
+    private var users: [String: UserRecord] = [:]
+    private var credentialsByID: [[UInt8]: CredentialRecordRow] = [:]
+    private var flows: [String: FlowRecord] = [:]
+    private var audit: [AuditEvent] = []
+
+    public init() {}
+
+    public func createUserIfAbsent(_ user: UserRecord) throws(StoreError) -> UserRecord {
+        if let existing = users[user.id] { return existing }
+        guard !users.values.contains(where: { $0.handle == user.handle }) else {
+            throw StoreError(.duplicate, "Another user has this user handle.")
+        }
+        users[user.id] = user
+        return user
+    }
+
+    public func user(id: String) -> UserRecord? { users[id] }
+    public func user(handle: [UInt8]) -> UserRecord? { users.values.first { $0.handle == handle } }
+
+    public func deleteUser(id: String) -> Bool {
+        guard users.removeValue(forKey: id) != nil else { return false }
+        credentialsByID = credentialsByID.filter { $0.value.userID != id }
+        flows = flows.filter { $0.value.userID != id }
+        return true
+    }
+
+    public func credential(id: [UInt8]) -> CredentialRecordRow? { credentialsByID[id] }
+
+    public func credentials(userID: String) -> [CredentialRecordRow] {
+        credentialsByID.values.filter { $0.userID == userID && $0.status != .revoked }.sorted { $0.createdAt < $1.createdAt }
+    }
+
+    public func renameCredential(id: [UInt8], name: String, nameKey: String, at time: Date) throws(StoreError) -> CredentialRecordRow? {
+        guard var credential = credentialsByID[id], credential.status != .revoked else { return nil }
+        guard !liveCredentials(of: credential.userID, at: time).contains(where: { $0.id != id && $0.nameKey == nameKey }) else {
+            throw StoreError(.nameTaken, "Another credential of this user is named '\(name)'.")
+        }
+        credential.name = name
+        credential.nameKey = nameKey
+        credentialsByID[id] = credential
+        return credential
+    }
+
+    public func recordCredentialUse(id: [UInt8], signCount: UInt32, backupState: Bool, at time: Date) {
+        guard var credential = credentialsByID[id] else { return }
+        credential.signCount = signCount
+        credential.backupState = backupState
+        credential.lastUsedAt = time
+        credentialsByID[id] = credential
+    }
+
+    public func revokeCredential(id: [UInt8], at time: Date) -> CredentialRecordRow? {
+        guard var credential = credentialsByID[id], credential.status != .revoked else { return nil }
+        credential.status = .revoked
+        credential.revokedAt = time
+        credentialsByID[id] = credential
+        return credential
+    }
+
+    public func createFlow(_ flow: FlowRecord) throws(StoreError) {
+        guard flows[flow.id] == nil else { throw StoreError(.duplicate, "A flow with id \(flow.id) exists.") }
+        flows[flow.id] = flow
+    }
+
+    public func flow(id: String) -> FlowRecord? { flows[id] }
+
+    public func updateFlow(id: String, expectedStatuses: Set<FlowStatus>, at time: Date, update: FlowUpdate) -> FlowRecord? {
+        guard let flow = flows[id], expectedStatuses.contains(flow.status), flow.expiresAt > time else { return nil }
+        let updated = update.applied(to: flow, at: time)
+        flows[id] = updated
+        return updated
+    }
+
+    public func consumeChallenge(flowID: String, challengeHash: [UInt8], at time: Date) -> FlowRecord? {
+        guard let flow = flows[flowID], flow.challengeHash == challengeHash, let expiry = flow.challengeExpiresAt, expiry > time else {
+            return nil
+        }
+        flows[flowID] = FlowUpdate(status: .verifying, clearChallenge: true).applied(to: flow, at: time)
+        return flow
+    }
+
+    public func redeemResult(flowID: String, resultTokenHash: [UInt8], at time: Date) -> FlowRecord? {
+        guard let flow = flows[flowID], flow.status == .completed, flow.resultTokenHash == resultTokenHash,
+            let expiry = flow.resultExpiresAt, expiry > time
+        else { return nil }
+        flows[flowID] = FlowUpdate(status: .redeemed).applied(to: flow, at: time)
+        return flow
+    }
+
+    public func insertCredential(
+        _ credential: CredentialRecordRow, maximumActive: Int, flowID: String, flowUpdate: FlowUpdate, at time: Date
+    ) throws(StoreError) {
+        guard credentialsByID[credential.id] == nil else {
+            throw StoreError(.credentialExists, "This credential is registered already.")
+        }
+        let live = liveCredentials(of: credential.userID, at: time)
+        guard live.count < maximumActive else {
+            throw StoreError(.limitReached, "The user has \(live.count) credentials, the maximum.")
+        }
+        guard !live.contains(where: { $0.nameKey == credential.nameKey }) else {
+            throw StoreError(.nameTaken, "Another credential of this user is named '\(credential.name)'.")
+        }
+        guard let flow = flows[flowID] else { throw StoreError(.notFound, "No flow \(flowID).") }
+        credentialsByID[credential.id] = credential
+        flows[flowID] = flowUpdate.applied(to: flow, at: time)
+    }
+
+    public func settleReservation(flowID: String, finalize: Bool, flowUpdate: FlowUpdate, at time: Date) -> CredentialRecordRow? {
+        guard var credential = credentialsByID.values.first(where: { $0.flowID == flowID && $0.status == .reserved }),
+            credential.isLive(at: time), let flow = flows[flowID]
+        else { return nil }
+        if finalize {
+            credential.status = .active
+            credential.reservedUntil = nil
+            credentialsByID[credential.id] = credential
+        } else {
+            credentialsByID[credential.id] = nil
+        }
+        flows[flowID] = flowUpdate.applied(to: flow, at: time)
+        return credential
+    }
+
+    public func appendAuditEvent(_ event: AuditEvent) -> AuditEvent {
+        var event = event
+        event.sequence = (audit.last?.sequence ?? 0) + 1
+        audit.append(event)
+        return event
+    }
+
+    public func auditEvents(after: Int64, limit: Int, userID: String?) -> [AuditEvent] {
+        Array(audit.lazy.filter { $0.sequence > after && (userID == nil || $0.userID == userID) }.prefix(limit))
+    }
+
+    private func liveCredentials(of userID: String, at time: Date) -> [CredentialRecordRow] {
+        credentialsByID.values.filter { $0.userID == userID && $0.isLive(at: time) }
+    }
+}

@@ -1,0 +1,66 @@
+public import Foundation
+
+/// Where the relying-party service keeps users, credentials, flows and the audit log.
+///
+/// Every method is atomic. The ones that consume something — a challenge, a result token, a credential slot —
+/// are compare-and-set operations: when two callers race, on one server or on several sharing a database,
+/// exactly one succeeds. Secrets (challenges, tokens) reach the store only as SHA-256 hashes.
+///
+/// Adapters: ``MemoryPasskeyStore`` (tests), `SQLitePasskeyStore` (the embedded default) and
+/// `PostgresPasskeyStore` (scale-out). `PasskeyTesting.StoreConformance` checks any adapter.
+public protocol PasskeyStore: Sendable {
+    // MARK: Users
+
+    /// Inserts the user, or returns the existing record for `user.id` unchanged (its user handle stays).
+    func createUserIfAbsent(_ user: UserRecord) async throws(StoreError) -> UserRecord
+    func user(id: String) async throws(StoreError) -> UserRecord?
+    func user(handle: [UInt8]) async throws(StoreError) -> UserRecord?
+    /// Deletes the user with their credentials and flows. Returns false when there was no such user.
+    func deleteUser(id: String) async throws(StoreError) -> Bool
+
+    // MARK: Credentials
+
+    func credential(id: [UInt8]) async throws(StoreError) -> CredentialRecordRow?
+    /// The user's credentials that are not revoked, oldest first.
+    func credentials(userID: String) async throws(StoreError) -> [CredentialRecordRow]
+    /// Renames a credential. Fails with `.nameTaken` when another of the user's live credentials has the same
+    /// name key (names compare case-insensitively after normalisation, see ``CredentialRecordRow/nameKey``).
+    func renameCredential(id: [UInt8], name: String, nameKey: String, at time: Date) async throws(StoreError) -> CredentialRecordRow?
+    /// Records a successful assertion: the new counter, backup state and time of use.
+    func recordCredentialUse(id: [UInt8], signCount: UInt32, backupState: Bool, at time: Date) async throws(StoreError)
+    /// Marks a credential revoked. Returns the revoked record, or nil when it was not live.
+    func revokeCredential(id: [UInt8], at time: Date) async throws(StoreError) -> CredentialRecordRow?
+
+    // MARK: Flows
+
+    func createFlow(_ flow: FlowRecord) async throws(StoreError)
+    func flow(id: String) async throws(StoreError) -> FlowRecord?
+    /// Applies `update` when the flow's status is one of `expectedStatuses` and it has not expired at `time`.
+    /// Returns the updated flow, or nil when the precondition did not hold.
+    func updateFlow(id: String, expectedStatuses: Set<FlowStatus>, at time: Date, update: FlowUpdate) async throws(StoreError) -> FlowRecord?
+    /// Consumes the flow's pending challenge when its hash matches and it has not expired: the challenge is
+    /// cleared and the status becomes `.verifying`. Returns the flow as it was before, or nil when another
+    /// caller consumed it first, it expired, or the hash does not match.
+    func consumeChallenge(flowID: String, challengeHash: [UInt8], at time: Date) async throws(StoreError) -> FlowRecord?
+    /// Redeems the flow's result token once: status `.completed` → `.redeemed`. Nil when the token does not
+    /// match, expired, or was redeemed already.
+    func redeemResult(flowID: String, resultTokenHash: [UInt8], at time: Date) async throws(StoreError) -> FlowRecord?
+
+    /// In one transaction: inserts the credential — refused with `.credentialExists` when its id is known,
+    /// `.limitReached` when the user already has `maximumActive` live credentials (active, or reserved and not
+    /// yet expired), `.nameTaken` when the name key is in use — and applies `flowUpdate` to the flow.
+    func insertCredential(
+        _ credential: CredentialRecordRow, maximumActive: Int, flowID: String, flowUpdate: FlowUpdate, at time: Date
+    ) async throws(StoreError)
+    /// In one transaction: a reserved credential of the flow becomes active (`finalize == true`) or is deleted,
+    /// and the flow takes `flowUpdate`. Returns the credential, or nil when there was no live reservation.
+    func settleReservation(flowID: String, finalize: Bool, flowUpdate: FlowUpdate, at time: Date) async throws(StoreError) -> CredentialRecordRow?
+
+    // MARK: Audit
+
+    /// Appends an event and returns it with its sequence number.
+    @discardableResult
+    func appendAuditEvent(_ event: AuditEvent) async throws(StoreError) -> AuditEvent
+    /// Events with a sequence number greater than `after`, oldest first, at most `limit`, optionally for one user.
+    func auditEvents(after: Int64, limit: Int, userID: String?) async throws(StoreError) -> [AuditEvent]
+}

@@ -1,0 +1,67 @@
+import Foundation
+public import PasskeyStorage
+
+/// The behaviour every ``PasskeyStore`` adapter must have, as a list of checks. Run each against your
+/// adapter (`@Test(arguments: StoreConformance.checks)`); a check throws ``StoreConformanceFailure``
+/// saying what differed. Checks use fresh random ids, so they can share one store.
+public enum StoreConformance {
+    public static let checks: [StoreConformanceCheck] = users + credentials + flows + concurrency + audit
+}
+
+/// One named check of ``StoreConformance``.
+public struct StoreConformanceCheck: Sendable, CustomStringConvertible {
+    public let name: String
+    public let run: @Sendable (any PasskeyStore) async throws -> Void
+    public var description: String { name }
+
+    init(_ name: String, _ run: @escaping @Sendable (any PasskeyStore) async throws -> Void) {
+        self.name = name
+        self.run = run
+    }
+}
+
+/// A difference between an adapter's behaviour and the contract.
+public struct StoreConformanceFailure: Error, CustomStringConvertible {
+    public let description: String
+}
+
+func require(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    if !condition { throw StoreConformanceFailure(description: message()) }
+}
+
+func requireStoreError(_ code: StoreError.Code, _ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as StoreError {
+        try require(error.code == code, "expected \(code.rawValue), got \(error)")
+        return
+    }
+    throw StoreConformanceFailure(description: "expected \(code.rawValue), but the operation succeeded")
+}
+
+/// Fixture values for the checks. Times are whole seconds, which every adapter stores exactly.
+enum Fixture {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func id(_ prefix: String) -> String { "\(prefix)-\(UUID().uuidString.lowercased())" }
+    static func bytes(_ count: Int = 32) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
+
+    static func user() -> UserRecord {
+        UserRecord(id: id("user"), handle: bytes(), name: "ada@example.com", displayName: "Ada Lovelace", createdAt: now)
+    }
+
+    static func credential(userID: String, name: String = "Phone", status: CredentialRecordRow.Status = .active, reservedUntil: Date? = nil, flowID: String? = nil) -> CredentialRecordRow {
+        CredentialRecordRow(
+            id: bytes(), userID: userID, publicKey: bytes(77), algorithm: -7, signCount: 0,
+            aaguid: "00000000-0000-0000-0000-000000000000", attestationFormat: "none", attestationType: "none",
+            attestationTrusted: false, transports: ["internal", "hybrid"], backupEligible: true, backupState: true,
+            userVerified: true, name: name, nameKey: name.lowercased(), status: status, reservedUntil: reservedUntil,
+            flowID: flowID, createdAt: now)
+    }
+
+    static func flow(userID: String?, kind: FlowKind = .registration, status: FlowStatus = .created, expiresAt: Date = now + 120) -> FlowRecord {
+        FlowRecord(
+            id: id("flow"), kind: kind, status: status, userID: userID, clientTokenHash: bytes(),
+            expiresAt: expiresAt, createdAt: now, updatedAt: now, payload: Array(#"{"name":"x"}"#.utf8))
+    }
+}
