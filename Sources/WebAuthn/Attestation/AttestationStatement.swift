@@ -43,13 +43,23 @@ struct AttestationStatement: Sendable {
         return alg
     }
 
-    /// The `x5c` chain, leaf first, or nil when absent. An empty or undecodable chain is an error.
+    /// The `x5c` chain, leaf first, or nil when absent. An empty chain, or a leaf that is not a certificate,
+    /// is an error. An intermediate that swift-certificates cannot decode (real TPM vendors have issued
+    /// intermediates with negative serial numbers, which RFC 5280 asks software to tolerate) ends the chain
+    /// there: the statement can still verify, but the chain can then only be trusted if an anchor issued what remains.
     func certificateChain(_ key: String = "x5c") throws(WebAuthnError) -> [Certificate]? {
         guard let value = fields[text: key] else { return nil }
-        guard let items = value.arrayValue, !items.isEmpty else { throw fail("'\(key)' must be a non-empty array of certificates.") }
+        guard let items = value.arrayValue, !items.isEmpty, items.count <= 8 else {
+            throw fail("'\(key)' must be an array of 1 to 8 certificates.")
+        }
         var chain = [Certificate]()
         for item in items {
             guard let der = item.bytesValue else { throw fail("'\(key)' holds something other than a DER certificate.") }
+            guard chain.isEmpty else {
+                guard let certificate = try? Certificate(derEncoded: der) else { break }
+                chain.append(certificate)
+                continue
+            }
             chain.append(try Certificate.decode(der: der, in: format))
         }
         return chain

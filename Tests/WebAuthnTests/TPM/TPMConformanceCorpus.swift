@@ -20,14 +20,6 @@ enum TPMConformanceCorpus {
 
     static let isAvailable = FileManager.default.fileExists(atPath: casesDirectory.path)
 
-    /// Cases whose attStmt members are not in CTAP2 canonical order (SimpleWebAuthn fixtures): the library's
-    /// strict CBOR decoder rejects the attestation object as sent, so it is re-encoded canonically for the TPM checks.
-    static let nonCanonicalCases: Set<String> = ["078", "079"]
-
-    /// Cases whose x5c[1] (the intermediate CA certificate) has a negative serial number, which swift-certificates
-    /// does not decode; the TPM checks are run on x5c[0] alone for them.
-    static let negativeSerialCases: Set<String> = ["073", "074"]
-
     static let unavailableComment: Comment =
         "Skipped: the conformance corpus was not found; set PASSKEYS_CONFORMANCE_DIR or place it at ../shared/conformance."
 
@@ -60,8 +52,7 @@ struct TPMCorpusCase {
         let clientDataJSON = try #require(response["clientDataJSON"] as? String)
         rawAttestationObject = try Base64URL.decode(attestationObject)
         self.attestationObject = try AttestationObject(
-            bytes: TPMConformanceCorpus.nonCanonicalCases.contains(String(name.prefix(3)))
-                ? TPMCanonicalCBOR.reencode(rawAttestationObject) : rawAttestationObject)
+            bytes: rawAttestationObject)
         self.clientDataHash = Array(SHA256.hash(data: try Base64URL.decode(clientDataJSON)))
         self.expectsSuccess = try #require((json["outcome"] as? [String: Any])?["ok"] as? Bool)
     }
@@ -75,11 +66,7 @@ struct TPMCorpusCase {
 
     /// The statement with x5c cut to the AIK certificate where swift-certificates cannot decode the rest, so that
     /// checks of the statement itself run on every case.
-    var fieldsForStatementChecks: CBORValue {
-        let fields = attestationObject.statement
-        guard TPMConformanceCorpus.negativeSerialCases.contains(number), let leaf = fields[text: "x5c"]?.arrayValue?.first else { return fields }
-        return fields.settingTPMField("x5c", to: .array([leaf]))
-    }
+    var fieldsForStatementChecks: CBORValue { attestationObject.statement }
 
     func statement(fields: CBORValue? = nil, clientDataHash: [UInt8]? = nil, policy: AttestationPolicy = AttestationPolicy()) throws -> AttestationStatement {
         try AttestationStatement.tpm(
