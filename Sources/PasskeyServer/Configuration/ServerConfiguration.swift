@@ -1,0 +1,182 @@
+public import Foundation
+public import WebAuthn
+
+/// Everything a server instance is configured with (DESIGN §4). Decoded from a JSON file, then overridden by
+/// environment variables and flags, then validated (``validate()``) with errors that name the field.
+public struct ServerConfiguration: Sendable, Codable, Equatable {
+    /// The RP ID: the registrable domain passkeys are bound to (`localhost` for development).
+    public var rpId: String
+    /// The name authenticators show.
+    public var rpName: String
+    /// Origins of the relying party's web pages (`https://example.com`, `http://localhost:8080`).
+    public var webOrigins: [String]
+    /// Other origins allowed to use the RP ID (served at `/.well-known/webauthn`).
+    public var relatedOrigins: [String]
+    public var appleApps: [AppleApp]
+    public var androidApps: [AndroidApp]
+    public var host: String
+    public var port: Int
+    /// `sqlite:PATH`, or `postgres://user:password@host:port/database`.
+    public var database: String
+    public var apiKeys: [APIKey]
+    public var policy: Policy
+    public var expiries: Expiries
+    public var limits: Limits
+
+    public struct AppleApp: Sendable, Codable, Equatable {
+        public var teamId: String
+        public var bundleId: String
+        public init(teamId: String, bundleId: String) {
+            self.teamId = teamId
+            self.bundleId = bundleId
+        }
+    }
+
+    public struct AndroidApp: Sendable, Codable, Equatable {
+        public var packageName: String
+        /// SHA-256 fingerprints of the app's signing certificates, as `AB:CD:…` (32 bytes in hex).
+        public var sha256CertFingerprints: [String]
+        public init(packageName: String, sha256CertFingerprints: [String]) {
+            self.packageName = packageName
+            self.sha256CertFingerprints = sha256CertFingerprints
+        }
+    }
+
+    /// A backend API key. Give `key` (the secret itself) or `sha256` (its SHA-256 in hex, so the file holds no secret).
+    public struct APIKey: Sendable, Codable, Equatable {
+        public var name: String
+        public var key: String?
+        public var sha256: String?
+        public init(name: String, key: String? = nil, sha256: String? = nil) {
+            self.name = name
+            self.key = key
+            self.sha256 = sha256
+        }
+    }
+
+    public struct Policy: Sendable, Codable, Equatable {
+        public var userVerification: UserVerificationRequirement = .preferred
+        public var residentKey: ResidentKeyRequirement = .required
+        public var authenticatorAttachment: AuthenticatorAttachment?
+        public var attestation: AttestationConveyancePreference = .none
+        /// Accepted attestation formats (default: all).
+        public var attestationFormats: [AttestationFormat] = AttestationFormat.supported
+        /// PEM files of trust anchors, per attestation format.
+        public var trustAnchors: [String: [String]] = [:]
+        public var requireTrustedAttestation = false
+        /// Whether synced (backup-eligible) passkeys are accepted.
+        public var allowSyncedCredentials = true
+        /// `reject` (default) or `report` a signature counter that did not increase.
+        public var signCount: SignCount = .reject
+        /// Offered credential algorithms, in order of preference (COSE identifiers).
+        public var algorithms: [Int] = [-7, -8, -257]
+        public var maxCredentialsPerUser = 10
+
+        public enum SignCount: String, Sendable, Codable { case reject, report }
+        public init() {}
+    }
+
+    /// Lifetimes, in seconds.
+    public struct Expiries: Sendable, Codable, Equatable {
+        public var challenge: Int = 120
+        public var registrationAttempt: Int = 600
+        public var authenticationSession: Int = 300
+        public var resultToken: Int = 60
+        /// How long a credential registered with explicit finalize stays reserved.
+        public var reservation: Int = 600
+        public init() {}
+    }
+
+    public struct Limits: Sendable, Codable, Equatable {
+        /// Largest request body, in bytes.
+        public var maxRequestBodyBytes = 64 * 1024
+        /// Client API requests per minute per client IP.
+        public var clientRequestsPerMinute = 300
+        /// Failed sign-ins allowed per credential, and per client IP, within `failureWindowSeconds`.
+        public var failedAssertionsPerCredential = 10
+        public var failedAssertionsPerIP = 50
+        public var failureWindowSeconds = 900
+        /// Trust `X-Forwarded-For` for the client IP (only behind a proxy you run).
+        public var trustForwardedFor = false
+        public init() {}
+    }
+
+    /// A working local instance: rpId `localhost`, origin `http://localhost:<port>`, SQLite in the current folder.
+    public init(port: Int = 8080) {
+        rpId = "localhost"
+        rpName = "swift-passkeys (development)"
+        webOrigins = ["http://localhost:\(port)"]
+        relatedOrigins = []
+        appleApps = []
+        androidApps = []
+        host = "127.0.0.1"
+        self.port = port
+        database = "sqlite:passkeys.sqlite"
+        apiKeys = []
+        policy = Policy()
+        expiries = Expiries()
+        limits = Limits()
+    }
+}
+
+extension ServerConfiguration {
+    /// Decodes a configuration file (JSON). Members left out take their defaults; unknown members are refused,
+    /// so a misspelt setting cannot be silently ignored.
+    public init(jsonData data: Data) throws(ConfigurationError) {
+        guard let file = try? JSONSerialization.jsonObject(with: data), let fileObject = file as? [String: Any] else {
+            throw ConfigurationError(field: "(file)", "is not a JSON object")
+        }
+        let port = fileObject["port"] as? Int ?? 8080
+        let defaults = ServerConfiguration(port: port)
+        // Encoding our own value cannot fail, and its JSON is an object.
+        let defaultObject = try! JSONSerialization.jsonObject(with: JSONEncoder().encode(defaults)) as! [String: Any]
+        try Self.checkKnown(fileObject, against: defaultObject, path: "")
+        let merged = Self.merge(defaultObject, fileObject)
+        do {
+            self = try JSONDecoder().decode(ServerConfiguration.self, from: JSONSerialization.data(withJSONObject: merged))
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw ConfigurationError(field: context.codingPath.dottedPath, "has the wrong type")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw ConfigurationError(field: (context.codingPath + [key]).dottedPath, "is required")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw ConfigurationError(field: context.codingPath.dottedPath, "is not valid: \(context.debugDescription)")
+        } catch {
+            throw ConfigurationError(field: "(file)", "cannot be read: \(error)")
+        }
+    }
+
+    /// Members that may appear although the defaults leave them out.
+    private static let optionalMembers: Set<String> = ["policy.authenticatorAttachment"]
+
+    private static func checkKnown(_ object: [String: Any], against defaults: [String: Any], path: String) throws(ConfigurationError) {
+        for (key, value) in object {
+            let field = path.isEmpty ? key : "\(path).\(key)"
+            guard let known = defaults[key] else {
+                if optionalMembers.contains(field) { continue }
+                throw ConfigurationError(field: field, "is not a known setting (known here: \(defaults.keys.sorted().joined(separator: ", ")))")
+            }
+            if let nested = value as? [String: Any], let knownNested = known as? [String: Any] {
+                try checkKnown(nested, against: knownNested, path: field)
+            }
+        }
+    }
+
+    private static func merge(_ base: [String: Any], _ override: [String: Any]) -> [String: Any] {
+        var result = base
+        for (key, value) in override {
+            if let nested = value as? [String: Any], let baseNested = base[key] as? [String: Any] {
+                result[key] = merge(baseNested, nested)
+            } else {
+                result[key] = value
+            }
+        }
+        return result
+    }
+}
+
+extension [any CodingKey] {
+    var dottedPath: String {
+        let path = map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return path.hasPrefix(".") ? String(path.dropFirst()) : path
+    }
+}

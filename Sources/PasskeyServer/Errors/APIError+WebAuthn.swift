@@ -1,0 +1,27 @@
+import WebAuthn
+import HTTPTypes
+
+extension APIError {
+    /// The server's code for a failed WebAuthn verification step.
+    init(_ error: WebAuthnError) {
+        let code: String
+        switch error.code {
+        case .originNotAllowed, .crossOriginNotAllowed, .topOriginNotAllowed: code = "ORIGIN_NOT_ALLOWED"
+        case .rpIDMismatch: code = "RP_ID_MISMATCH"
+        case .ceremonyTypeMismatch: code = "CEREMONY_TYPE_MISMATCH"
+        case .challengeMismatch: code = "CHALLENGE_MISMATCH"
+        case .userPresenceRequired: code = "USER_PRESENCE_REQUIRED"
+        case .userVerificationRequired: code = "USER_VERIFICATION_REQUIRED"
+        case .attestationFormatNotAllowed: code = "ATTESTATION_FORMAT_NOT_ALLOWED"
+        case .attestationInvalid, .attestationCertificateInvalid, .attestationUntrusted, .attestationFormatUnsupported,
+            .malformedAttestationObject, .attestedCredentialDataMissing:
+            code = "ATTESTATION_INVALID"
+        case .signatureInvalid, .backupFlagsInvalid, .userHandleMismatch: code = "ASSERTION_INVALID"
+        case .signCountRegression: code = "CREDENTIAL_CLONE_SUSPECTED"
+        case .algorithmNotAllowed, .unsupportedAlgorithm, .weakKey, .invalidCOSEKey: code = "ALGORITHM_NOT_ALLOWED"
+        case .backupEligibleNotAllowed: code = "SYNCED_CREDENTIALS_NOT_ALLOWED"
+        default: code = "INVALID_REQUEST"
+        }
+        self.init(code, .badRequest, error.reason)
+    }
+}

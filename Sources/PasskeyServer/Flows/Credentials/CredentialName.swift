@@ -1,0 +1,27 @@
+import Foundation
+import HTTPTypes
+
+/// Passkey names (DESIGN §3.6): 1–64 characters after trimming and NFC normalisation, no control characters,
+/// no HTML; unique per user, compared case-insensitively through ``key``.
+struct CredentialName: Sendable, Equatable {
+    let value: String
+    /// What uniqueness is checked on.
+    let key: String
+
+    static let maximumLength = 64
+
+    init(_ raw: String) throws(APIError) {
+        let value = raw.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...Self.maximumLength).contains(value.count) else {
+            throw APIError("CREDENTIAL_NAME_INVALID", .badRequest, "A passkey name must be 1 to \(Self.maximumLength) characters.")
+        }
+        guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) else {
+            throw APIError("CREDENTIAL_NAME_INVALID", .badRequest, "A passkey name must not contain control characters.")
+        }
+        guard !value.contains(where: { $0 == "<" || $0 == ">" }) else {
+            throw APIError("CREDENTIAL_NAME_HTML", .badRequest, "A passkey name must not contain HTML ('<' or '>').")
+        }
+        self.value = value
+        self.key = value.lowercased().precomposedStringWithCanonicalMapping
+    }
+}

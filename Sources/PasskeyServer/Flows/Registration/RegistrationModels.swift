@@ -1,0 +1,51 @@
+import Foundation
+import WebAuthn
+
+/// `POST /v1/registrations`
+struct CreateRegistrationRequest: Decodable, Sendable {
+    let userId: String
+    let userName: String
+    let displayName: String?
+    /// `none` (default) or `required`.
+    let identityVerification: String?
+    let credentialName: String?
+    /// `automatic` (default) or `explicit` (two-phase commit: finalize or abort through the backend API).
+    let finalize: String?
+}
+
+struct CreateRegistrationResponse: Encodable, Sendable {
+    let registrationAttemptId: String
+    let clientToken: String
+    let expiresAt: Date
+}
+
+/// `POST /v1/client/registrations/{id}/complete`
+struct CompleteRegistrationRequest: Decodable, Sendable {
+    let credential: RegistrationResponseJSON
+    let name: String?
+}
+
+/// `GET /v1/registrations/{id}`
+struct RegistrationStatusResponse: Encodable, Sendable {
+    let registrationAttemptId: String
+    let userId: String
+    let status: String
+    let finalize: String
+    let createdAt: Date
+    let expiresAt: Date
+    let credential: CredentialResponse?
+}
+
+/// What a registration flow keeps in its payload.
+struct RegistrationState: Codable, Sendable {
+    var userName: String
+    var displayName: String
+    var credentialName: String?
+    var explicitFinalize: Bool
+    var credentialID: String?
+}
+
+/// An options response: `{"publicKey": …}`, as `PublicKeyCredential.parse…OptionsFromJSON` takes it.
+struct PublicKeyOptionsResponse<Options: Encodable & Sendable>: Encodable, Sendable {
+    let publicKey: Options
+}

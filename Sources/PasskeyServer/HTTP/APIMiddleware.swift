@@ -1,0 +1,75 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Wraps every request: assigns the request id, resolves the client IP, applies the client API rate limit,
+/// turns every error into the JSON error body (never a bare 500), and records metrics. Logs carry the request
+/// id, method, route and status — never bodies, tokens or keys.
+struct APIMiddleware: RouterMiddleware {
+    typealias Context = PasskeyRequestContext
+    let service: PasskeyService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        context.requestID = Self.requestID(from: request)
+        context.clientIP = clientIP(request, context)
+        context.logger[metadataKey: "request_id"] = .string(context.requestID)
+        let start = ContinuousClock.now
+        var response: Response
+        do {
+            if request.uri.path.hasPrefix("/v1/client/") { try applyClientRateLimit(context) }
+            response = try await next(request, context)
+        } catch let error as APIError {
+            response = error.response(requestID: context.requestID)
+        } catch let error as HTTPError {
+            response = Self.apiError(for: error).response(requestID: context.requestID)
+        } catch {
+            context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+            response = APIError.internalError.response(requestID: context.requestID)
+        }
+        response.headers[.init("X-Request-Id")!] = context.requestID
+        response.headers[.cacheControl] = response.headers[.cacheControl] ?? "no-store"
+        let route = context.endpointPath ?? "unmatched"
+        service.metrics.request(route: route, method: request.method.rawValue, status: response.status.code, duration: ContinuousClock.now - start)
+        context.logger.info("request", metadata: ["method": "\(request.method)", "route": "\(route)", "status": "\(response.status.code)"])
+        return response
+    }
+
+    private func applyClientRateLimit(_ context: Context) throws(APIError) {
+        let key = "client-requests:" + (context.clientIP ?? "unknown")
+        if let wait = service.limiter.record(key, limit: service.configuration.limits.clientRequestsPerMinute, window: 60, at: service.now()) {
+            throw APIError.rateLimited(retryAfter: wait)
+        }
+    }
+
+    private func clientIP(_ request: Request, _ context: Context) -> String? {
+        if service.configuration.limits.trustForwardedFor, let forwarded = request.headers[.init("X-Forwarded-For")!] {
+            return forwarded.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        return context.remoteAddress?.ipAddress
+    }
+
+    /// A caller's `X-Request-Id` is kept when it is short and plain; otherwise a new id is made.
+    static func requestID(from request: Request) -> String {
+        if let given = request.headers[.init("X-Request-Id")!], (1...64).contains(given.utf8.count),
+            given.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == 0x2D || $0 == 0x5F })
+        {
+            return given
+        }
+        return Secrets.identifier(prefix: "req_")
+    }
+
+    static func apiError(for error: HTTPError) -> APIError {
+        switch error.status {
+        case .notFound: APIError.notFound("No such endpoint; see the API reference (docs/openapi.yaml).")
+        case .methodNotAllowed: APIError("METHOD_NOT_ALLOWED", .methodNotAllowed, "This endpoint does not accept that method.")
+        case .contentTooLarge: APIError("PAYLOAD_TOO_LARGE", .contentTooLarge, "The request body is too large.")
+        default: APIError(error.status.code >= 500 ? "INTERNAL_ERROR" : "INVALID_REQUEST", error.status, error.body ?? error.status.reasonPhrase)
+        }
+    }
+}
+
+extension UInt8 {
+    fileprivate var isASCIIAlphanumeric: Bool { (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Bounded JSON request decoding and JSON responses.
+enum JSONBody {
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws(APIError) -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch {
+            throw APIError.payloadTooLarge(limit)
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(type, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw APIError.invalidRequest("The request body is not valid: \(describe(error)).")
+        } catch {
+            throw APIError.invalidRequest("The request body is not valid JSON.")
+        }
+    }
+
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Our response types hold only strings, numbers, booleans, dates and arrays of them.
+        let data = try! encoder.encode(value)
+        return raw(Array(data), status: status, contentType: "application/json")
+    }
+
+    static func raw(_ bytes: [UInt8], status: HTTPResponse.Status = .ok, contentType: String) -> Response {
+        Response(status: status, headers: [.contentType: contentType], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.isEmpty ? "the top level" : codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "'\(key.stringValue)' is missing at \(path(context.codingPath))"
+        case .typeMismatch(_, let context): return "wrong type at \(path(context.codingPath))"
+        case .valueNotFound(_, let context): return "null at \(path(context.codingPath))"
+        case .dataCorrupted(let context): return "\(context.debugDescription) at \(path(context.codingPath))"
+        @unknown default: return "undecodable"
+        }
+    }
+}
+
+extension APIError {
+    /// The JSON error body of DESIGN §3.
+    func response(requestID: String) -> Response {
+        struct Body: Encodable {
+            struct Detail: Encodable {
+                let code: String
+                let message: String
+                let retryable: Bool
+                let requestId: String
+            }
+            let error: Detail
+        }
+        var response = JSONBody.response(Body(error: .init(code: code, message: message, retryable: retryable, requestId: requestID)), status: status)
+        for field in headers { response.headers.append(field) }
+        return response
+    }
+}

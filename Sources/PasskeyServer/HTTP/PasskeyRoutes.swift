@@ -1,0 +1,104 @@
+import Foundation
+public import HTTPTypes
+import Hummingbird
+
+/// Every endpoint of DESIGN §3 that this server implements.
+public enum PasskeyRoutes {
+    static func all(_ service: PasskeyService) -> [Route] {
+        backend(service) + client(service) + open(service)
+    }
+
+    /// The method and path of every route, for documentation checks.
+    public static func table(_ service: PasskeyService) -> [(method: HTTPRequest.Method, path: String, access: Route.Access)] {
+        all(service).map { ($0.method, $0.path, $0.access) }
+    }
+
+    static func backend(_ s: PasskeyService) -> [Route] {
+        [
+            Route(.post, "/v1/registrations", .backend) { request, _, call in
+                JSONBody.response(try await s.createRegistration(try await call.body(CreateRegistrationRequest.self, request), by: call.caller), status: .created)
+            },
+            Route(.get, "/v1/registrations/{registrationAttemptId}", .backend) { _, _, call in
+                JSONBody.response(try await s.registrationStatus(flowID: try call.parameter("registrationAttemptId")))
+            },
+            Route(.post, "/v1/registrations/{registrationAttemptId}/finalize", .backend) { _, _, call in
+                JSONBody.response(try await s.settleRegistration(flowID: try call.parameter("registrationAttemptId"), finalize: true, by: call.caller))
+            },
+            Route(.post, "/v1/registrations/{registrationAttemptId}/abort", .backend) { _, _, call in
+                JSONBody.response(try await s.settleRegistration(flowID: try call.parameter("registrationAttemptId"), finalize: false, by: call.caller))
+            },
+            Route(.post, "/v1/authentications", .backend) { request, _, call in
+                JSONBody.response(try await s.createAuthentication(try await call.body(CreateAuthenticationRequest.self, request), by: call.caller), status: .created)
+            },
+            Route(.post, "/v1/authentications/{biometricPasskeySessionId}/redeem", .backend) { request, _, call in
+                JSONBody.response(try await s.redeemAuthentication(
+                    flowID: try call.parameter("biometricPasskeySessionId"), request: try await call.body(RedeemRequest.self, request), by: call.caller))
+            },
+            Route(.get, "/v1/users/{userId}/credentials", .backend) { _, _, call in
+                JSONBody.response(try await s.listCredentials(userID: try call.parameter("userId")))
+            },
+            Route(.delete, "/v1/users/{userId}", .backend) { _, _, call in
+                try await s.deleteUser(id: try call.parameter("userId"), by: call.caller)
+                return Response(status: .noContent)
+            },
+            Route(.get, "/v1/credentials/{credentialId}", .backend) { _, _, call in
+                JSONBody.response(try await s.credential(id: try call.parameter("credentialId")))
+            },
+            Route(.patch, "/v1/credentials/{credentialId}", .backend) { request, _, call in
+                JSONBody.response(try await s.renameCredential(
+                    id: try call.parameter("credentialId"), request: try await call.body(PasskeyService.RenameRequest.self, request), by: call.caller))
+            },
+            Route(.delete, "/v1/credentials/{credentialId}", .backend) { _, _, call in
+                try await s.revokeCredential(id: try call.parameter("credentialId"), by: call.caller)
+                return Response(status: .noContent)
+            },
+            Route(.get, "/v1/audit-events", .backend) { request, _, _ in
+                let query = request.uri.queryParameters
+                return JSONBody.response(try await s.auditEvents(
+                    after: query["after"].map(String.init), limit: query["limit"].map(String.init), userID: query["userId"].map(String.init)))
+            },
+        ]
+    }
+
+    static func client(_ s: PasskeyService) -> [Route] {
+        [
+            Route(.post, "/v1/client/registrations/{registrationAttemptId}/options", .client) { _, _, call in
+                JSONBody.response(try await s.registrationOptions(flowID: try call.parameter("registrationAttemptId"), clientToken: call.bearerToken))
+            },
+            Route(.post, "/v1/client/registrations/{registrationAttemptId}/complete", .client) { request, _, call in
+                JSONBody.response(try await s.completeRegistration(
+                    flowID: try call.parameter("registrationAttemptId"), clientToken: call.bearerToken,
+                    request: try await call.body(CompleteRegistrationRequest.self, request), by: call.caller), status: .created)
+            },
+            Route(.post, "/v1/client/authentications/{biometricPasskeySessionId}/options", .client) { _, _, call in
+                JSONBody.response(try await s.authenticationOptions(flowID: try call.parameter("biometricPasskeySessionId"), clientToken: call.bearerToken))
+            },
+            Route(.post, "/v1/client/authentications/{biometricPasskeySessionId}/complete", .client) { request, _, call in
+                JSONBody.response(try await s.completeAuthentication(
+                    flowID: try call.parameter("biometricPasskeySessionId"), clientToken: call.bearerToken,
+                    request: try await call.body(CompleteAuthenticationRequest.self, request), by: call.caller))
+            },
+        ]
+    }
+
+    static func open(_ s: PasskeyService) -> [Route] {
+        let files = AssociationFiles(configuration: s.configuration)
+        return [
+            Route(.get, "/health", .open) { _, _, _ in
+                JSONBody.response(["status": "ok"])
+            },
+            Route(.get, "/metrics", .open) { _, _, _ in
+                JSONBody.raw(s.metrics.exposition(), contentType: "text/plain; version=0.0.4")
+            },
+            Route(.get, "/.well-known/apple-app-site-association", .open) { _, _, _ in
+                JSONBody.raw(files.appleAppSiteAssociation, contentType: "application/json")
+            },
+            Route(.get, "/.well-known/assetlinks.json", .open) { _, _, _ in
+                JSONBody.raw(files.assetLinks, contentType: "application/json")
+            },
+            Route(.get, "/.well-known/webauthn", .open) { _, _, _ in
+                JSONBody.raw(files.relatedOrigins, contentType: "application/json")
+            },
+        ]
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Synchronization
+
+/// Fixed-window counters in process memory. Limits protect the service, they are not needed for
+/// correctness, so each server process keeps its own (a client spread over N processes gets up to N times the limit).
+final class RateLimiter: Sendable {
+    private struct Window {
+        var start: Date
+        var count: Int
+    }
+
+    private let windows = Mutex<[String: Window]>([:])
+    private let maximumKeys = 100_000
+
+    /// Counts one event for `key`; returns nil when within `limit` per `window`, else the seconds to wait.
+    func record(_ key: String, limit: Int, window: TimeInterval, at time: Date) -> Int? {
+        windows.withLock { windows in
+            if windows.count > maximumKeys { windows = windows.filter { time.timeIntervalSince($0.value.start) < window } }
+            var entry = windows[key] ?? Window(start: time, count: 0)
+            if time.timeIntervalSince(entry.start) >= window { entry = Window(start: time, count: 0) }
+            entry.count += 1
+            windows[key] = entry
+            guard entry.count > limit else { return nil }
+            return max(1, Int((window - time.timeIntervalSince(entry.start)).rounded(.up)))
+        }
+    }
+
+    /// Whether `key` is over `limit` now, without counting.
+    func isLimited(_ key: String, limit: Int, window: TimeInterval, at time: Date) -> Int? {
+        windows.withLock { windows in
+            guard let entry = windows[key], time.timeIntervalSince(entry.start) < window, entry.count >= limit else { return nil }
+            return max(1, Int((window - time.timeIntervalSince(entry.start)).rounded(.up)))
+        }
+    }
+}

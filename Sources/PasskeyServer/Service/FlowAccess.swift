@@ -1,0 +1,82 @@
+import Foundation
+import PasskeyStorage
+import WebAuthn
+import Logging
+import HTTPTypes
+
+extension PasskeyService {
+    /// The flow a client token may drive. Unknown flows and wrong tokens look alike (401), so a token for one flow
+    /// reveals nothing about others.
+    func authorizeClient(flowID: String, token: String?, kind: FlowKind) async throws(APIError) -> FlowRecord {
+        guard let token, let flow = try await storage({ try await store.flow(id: flowID) }),
+            flow.kind == kind, Secrets.constantTimeEqual(flow.clientTokenHash, Secrets.hash(token))
+        else { throw APIError.unauthenticated }
+        guard flow.expiresAt > now() else { throw kind == .registration ? .registrationAttemptExpired : .invalidOrExpiredSession }
+        return flow
+    }
+
+    /// Issues a new challenge for the flow (while it awaits options or a response) and returns it.
+    func issueChallenge(_ flow: FlowRecord) async throws(APIError) -> [UInt8] {
+        let challenge = Secrets.randomBytes(32)
+        let expiresAt = min(expiry(configuration.expiries.challenge), flow.expiresAt)
+        let update = FlowUpdate(status: .optionsIssued, challengeHash: Secrets.hash(challenge), challengeExpiresAt: expiresAt)
+        let updated = try await storage {
+            try await store.updateFlow(id: flow.id, expectedStatuses: [.created, .optionsIssued, .failed], at: now(), update: update)
+        }
+        guard updated != nil else {
+            throw flow.kind == .registration
+                ? .registrationAttemptConflict("This registration attempt is already complete.")
+                : .invalidOrExpiredSession
+        }
+        return challenge
+    }
+
+    /// Consumes the challenge named in `clientDataJSON`, atomically, and returns it with the flow as it was.
+    /// Exactly one of any number of concurrent completions gets past this point.
+    func consumeChallenge(_ flow: FlowRecord, clientDataJSON: [UInt8]) async throws(APIError) -> [UInt8] {
+        let clientData: CollectedClientData
+        do {
+            clientData = try CollectedClientData(jsonBytes: clientDataJSON)
+        } catch {
+            throw APIError(error)
+        }
+        guard let challenge = try? Base64URL.decode(clientData.challenge), !challenge.isEmpty else {
+            throw APIError("CHALLENGE_MISMATCH", .badRequest, "clientData.challenge is not the challenge issued for this session.")
+        }
+        let consumed = try await storage {
+            try await store.consumeChallenge(flowID: flow.id, challengeHash: Secrets.hash(challenge), at: now())
+        }
+        guard consumed == nil else { return challenge }
+        // Say why, from the flow as it is now (a benign race can only change which of these is reported).
+        let current = try await storage { try await store.flow(id: flow.id) } ?? flow
+        if current.challengeHash == nil {
+            throw current.status == .optionsIssued || current.status == .created || current.status == .failed
+                ? APIError("CHALLENGE_MISMATCH", .badRequest, "No challenge is pending for this session; request options first.")
+                : .challengeConsumed
+        }
+        if let expiry = current.challengeExpiresAt, expiry <= now() { throw .challengeExpired }
+        throw APIError("CHALLENGE_MISMATCH", .badRequest, "clientData.challenge is not the challenge issued for this session; use the latest options.")
+    }
+
+    /// Marks a flow whose response failed verification, so the client can request new options.
+    func markFailed(_ flow: FlowRecord) async {
+        _ = try? await store.updateFlow(id: flow.id, expectedStatuses: [.verifying], at: now(), update: FlowUpdate(status: .failed))
+    }
+
+    static func encodePayload(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        // Our payload types hold only strings, numbers, booleans and dates.
+        return Array(try! encoder.encode(value))
+    }
+
+    func decodePayload<T: Decodable>(_ type: T.Type, from flow: FlowRecord) throws(APIError) -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        guard let value = try? decoder.decode(type, from: Data(flow.payload)) else {
+            logger.error("flow payload cannot be decoded", metadata: ["flow": "\(flow.id)"])
+            throw APIError.internalError
+        }
+        return value
+    }
+}
