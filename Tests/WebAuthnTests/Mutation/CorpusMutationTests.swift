@@ -7,7 +7,7 @@ import Testing
 /// must throw only `WebAuthnError`; a mutated signed field of an authentication must always be rejected.
 @Suite(.enabled(if: ConformanceCorpus.isAvailable, "the conformance corpus is absent: set PASSKEYS_CONFORMANCE_DIR"))
 struct CorpusMutationTests {
-    static let mutationsPerField = 12
+    static let mutationsPerField = 16
     static let fields = ["clientDataJSON", "authenticatorData", "signature", "attestationObject"]
     /// The fields an assertion signature covers (directly, or through the client data hash).
     static let signedAssertionFields: Set<String> = ["clientDataJSON", "authenticatorData", "signature"]
