@@ -7,7 +7,7 @@ struct PasskeysCommand: CommandGroup {
 
     static let configuration = CommandConfiguration(
         commandName: "passkeys",
-        abstract: "Developer tools for passkeys (WebAuthn): verify registration and authentication responses.",
+        abstract: "Developer tools for passkeys (WebAuthn): verify and inspect registration and authentication responses.",
         discussion: """
             Verify a response the way a relying party does, to find out why a ceremony fails:
 
@@ -17,10 +17,14 @@ struct PasskeysCommand: CommandGroup {
                   --origin https://example.com --rp-id example.com \\
                   --public-key COSE_KEY --sign-count 41
 
-            A FILE of - reads standard input. Exit codes: 0 verified; 1 not verified, \
+            Or decode a credential, attestation object, authenticator data, client data or COSE key:
+
+              passkeys inspect reg.json
+
+            A FILE of - reads standard input. Exit codes: 0 verified (or inspected); 1 not verified, \
             or the input cannot be read or decoded; 2 bad usage.
             """,
-        subcommands: [VerifyCommand.self]
+        subcommands: [VerifyCommand.self, InspectCommand.self]
     )
 }
 
