@@ -74,6 +74,7 @@ let package = Package(
                 "WebAuthn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             swiftSettings: strictSettings
         ),

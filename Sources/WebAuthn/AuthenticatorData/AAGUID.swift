@@ -23,18 +23,36 @@ public struct AAGUID: Sendable, Hashable, CustomStringConvertible, Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        let hex = text.filter { $0 != "-" }
+        let text = Array(try decoder.singleValueContainer().decode(String.self).utf8)
+        let dashes: Set<Int> = [8, 13, 18, 23]
         var bytes = [UInt8]()
-        var index = hex.startIndex
-        while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), let byte = UInt8(hex[index..<next], radix: 16) {
-            bytes.append(byte)
-            index = next
+        var high: UInt8?
+        for (index, character) in text.enumerated() {
+            if dashes.contains(index) {
+                guard character == UInt8(ascii: "-") else { break }
+                continue
+            }
+            guard let nibble = Self.hexValue(character) else { break }
+            if let h = high {
+                bytes.append(h << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
         }
-        guard bytes.count == 16, index == hex.endIndex else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "An AAGUID is a UUID string."))
+        guard text.count == 36, bytes.count == 16 else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "An AAGUID is a UUID string: 8-4-4-4-12 hex digits."))
         }
         self.bytes = bytes
+    }
+
+    private static func hexValue(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -28,7 +28,7 @@ extension CBORValue {
     public var intValue: Int? {
         switch self {
         case .unsigned(let n): n <= UInt64(Int.max) ? Int(n) : nil
-        case .negative(let n): n < UInt64(Int.max) ? -1 - Int(n) : nil
+        case .negative(let n): n <= UInt64(Int.max) ? -1 - Int(n) : nil
         default: nil
         }
     }

@@ -15,6 +15,10 @@ enum SignatureVerifier: Sendable {
         func invalid(_ reason: String) -> WebAuthnError { WebAuthnError(.invalidCOSEKey, reason) }
         switch parameters {
         case .ec2(let curve, let x, let y):
+            let size = curve == .p256 ? 32 : curve == .p384 ? 48 : 66
+            guard x.count == size, y.count == size else {
+                throw invalid("Each coordinate of a \(curve) key must be \(size) bytes.")
+            }
             let point = [0x04] + x + y
             do {
                 switch curve {
@@ -35,8 +39,9 @@ enum SignatureVerifier: Sendable {
             self = .ed25519(key)
         case .rsa(let n, let e):
             let modulus = n.drop { $0 == 0 }
-            guard modulus.count * 8 >= 2048 else {
-                throw WebAuthnError(.weakKey, "RSA keys must have a modulus of at least 2048 bits; this one has \(modulus.count * 8).")
+            let bits = modulus.first.map { modulus.count * 8 - $0.leadingZeroBitCount } ?? 0
+            guard bits >= 2048 else {
+                throw WebAuthnError(.weakKey, "RSA keys must have a modulus of at least 2048 bits; this one has \(bits).")
             }
             guard let key = try? _RSA.Signing.PublicKey(n: n, e: e) else {
                 throw invalid("The RSA modulus or exponent is not valid.")

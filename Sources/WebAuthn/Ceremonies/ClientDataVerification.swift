@@ -14,8 +14,8 @@ struct ClientDataVerification {
         guard acceptedTypes.contains(clientData.type) else {
             throw WebAuthnError(.ceremonyTypeMismatch, "clientData.type is '\(clientData.type)' but this ceremony expects \(acceptedTypes.map { "'\($0)'" }.joined(separator: " or ")); a registration response was sent where a sign-in was expected, or the reverse.")
         }
-        // §7.1 step 8 / §7.2 step 12: the challenge, compared as bytes after base64url decoding.
-        guard let received = try? Base64URL.decode(clientData.challenge), constantTimeEqual(received, challenge) else {
+        // §7.1 step 8 / §7.2 step 12: C.challenge equals the base64url encoding of the challenge (constant time).
+        guard constantTimeEqual(Array(clientData.challenge.utf8), Array(Base64URL.encode(challenge).utf8)) else {
             throw WebAuthnError(.challengeMismatch, "clientData.challenge is not the challenge issued for this ceremony; start a new ceremony and use its options.")
         }
         // §7.1 step 9 / §7.2 step 13: the origin, exactly.

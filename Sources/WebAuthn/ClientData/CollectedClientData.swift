@@ -13,7 +13,7 @@ public struct CollectedClientData: Sendable, Hashable {
     public let rawRepresentation: [UInt8]
 
     public struct TokenBinding: Sendable, Hashable, Decodable {
-        /// `present`, `supported`, or (from old clients) `not-supported`.
+        /// `supported` or `present` (Level 2). Only `supported` matches this relying party, which never uses Token Binding.
         public let status: String
         public let id: String?
     }

@@ -104,9 +104,7 @@ struct AuthenticatorDataParsingTests {
         "+dce0002-35bc-c60a-648b-0b25f1f05503", "adce0002-35bc-c60a-648b-0b25f1f055+3",
     ])
     func aaguidNotUUID(_ text: String) {
-        withKnownIssue("AAGUID.init(from:) parses byte pairs with UInt8(_:radix:), which accepts a leading '+'") {
-            #expect(throws: code(.malformedJSON)) { try WebAuthnJSON.decode([AAGUID].self, from: Array("[\"\(text)\"]".utf8)) }
-        }
+        #expect(throws: code(.malformedJSON)) { try WebAuthnJSON.decode([AAGUID].self, from: Array("[\"\(text)\"]".utf8)) }
     }
 
     @Test("AAGUID: any length but 16 is MALFORMED_AUTHENTICATOR_DATA", arguments: [0, 15, 17, 32])
