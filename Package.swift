@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .library(name: "PasskeyTesting", targets: ["PasskeyTesting"]),
         .library(name: "PasskeyStorage", targets: ["PasskeyStorage"]),
+        .library(name: "PasskeyStoreSQLite", targets: ["PasskeyStoreSQLite"]),
         .executable(name: "passkeys", targets: ["passkeys"]),
     ],
     dependencies: [
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
     ],
     targets: [
         .target(
@@ -34,6 +36,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "PasskeyStorage", swiftSettings: strictSettings),
+        .target(
+            name: "PasskeyStoreSQLite",
+            dependencies: [
+                "PasskeyStorage",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "PasskeyTesting",
             dependencies: [
