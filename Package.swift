@@ -88,6 +88,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "PasskeyStoreSQLiteTests",
+            dependencies: [
+                "PasskeyStoreSQLite",
+                "PasskeyStorage",
+                "PasskeyTesting",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "PasskeysCommandLineTests",
             dependencies: ["PasskeysCommandLine", "WebAuthn"],
             swiftSettings: strictSettings
