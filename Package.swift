@@ -14,7 +14,6 @@ let package = Package(
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .library(name: "PasskeyTesting", targets: ["PasskeyTesting"]),
         .library(name: "PasskeyStorage", targets: ["PasskeyStorage"]),
-        .library(name: "PasskeyServer", targets: ["PasskeyServer"]),
         .executable(name: "passkeys", targets: ["passkeys"]),
     ],
     dependencies: [
@@ -27,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
     ],
     targets: [
         .target(
@@ -53,6 +53,14 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "PasskeyStoreSQLite",
+            dependencies: [
+                "PasskeyStorage",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -109,6 +117,16 @@ let package = Package(
         .testTarget(
             name: "PasskeyStorageTests",
             dependencies: ["PasskeyStorage", "PasskeyTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PasskeyStoreSQLiteTests",
+            dependencies: [
+                "PasskeyStoreSQLite",
+                "PasskeyStorage",
+                "PasskeyTesting",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

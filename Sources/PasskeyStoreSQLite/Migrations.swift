@@ -1,0 +1,152 @@
+/// One numbered change to the schema: a SQL script applied in its own transaction, recorded in
+/// `schema_migrations`. Migrations are never edited once released: a change is a new migration.
+struct Migration: Sendable {
+    let version: Int
+    let name: String
+    let script: String
+
+    /// The script's statements, split at the semicolons that end them (outside quotes and comments).
+    var statements: [String] { SQLScript.statements(in: script) }
+}
+
+/// The schema, in order. The last version is ``SQLitePasskeyStore/schemaVersion``.
+///
+/// Dates are REAL seconds since 1970 (whole seconds round-trip exactly; sub-second precision is better
+/// than a microsecond). Byte strings are BLOBs, booleans INTEGER 0 or 1, lists and maps JSON text.
+/// Tables are STRICT, so a column never holds a value of another type.
+enum Migrations {
+    static let all: [Migration] = [initialSchema]
+
+    static let initialSchema = Migration(
+        version: 1,
+        name: "initial schema",
+        script: """
+            CREATE TABLE users (
+                id TEXT PRIMARY KEY NOT NULL,
+                handle BLOB NOT NULL UNIQUE,
+                name TEXT NOT NULL,
+                display_name TEXT NOT NULL,
+                created_at REAL NOT NULL
+            ) STRICT;
+
+            CREATE TABLE credentials (
+                id BLOB PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                public_key BLOB NOT NULL,
+                algorithm INTEGER NOT NULL,
+                sign_count INTEGER NOT NULL,
+                aaguid TEXT NOT NULL,
+                attestation_format TEXT NOT NULL,
+                attestation_type TEXT NOT NULL,
+                attestation_trusted INTEGER NOT NULL,
+                -- JSON array of strings
+                transports TEXT NOT NULL,
+                backup_eligible INTEGER NOT NULL,
+                backup_state INTEGER NOT NULL,
+                user_verified INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                name_key TEXT NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('active', 'reserved', 'revoked')),
+                reserved_until REAL,
+                -- the registering flow; no foreign key: credentials outlive their flows
+                flow_id TEXT,
+                created_at REAL NOT NULL,
+                last_used_at REAL,
+                revoked_at REAL
+            ) STRICT;
+
+            CREATE INDEX credentials_by_user ON credentials (user_id, created_at);
+            -- Name keys are unique among a user's active credentials. A reservation is live only until its
+            -- reserved_until, which depends on the caller's time: the store checks reservations in the
+            -- inserting transaction.
+            CREATE UNIQUE INDEX credentials_active_name ON credentials (user_id, name_key) WHERE status = 'active';
+            CREATE INDEX credentials_reserved_by_flow ON credentials (flow_id) WHERE status = 'reserved';
+
+            CREATE TABLE flows (
+                id TEXT PRIMARY KEY NOT NULL,
+                kind TEXT NOT NULL,
+                status TEXT NOT NULL,
+                user_id TEXT REFERENCES users (id) ON DELETE CASCADE,
+                client_token_hash BLOB NOT NULL,
+                challenge_hash BLOB,
+                challenge_expires_at REAL,
+                result_token_hash BLOB,
+                result_expires_at REAL,
+                expires_at REAL NOT NULL,
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL,
+                -- the flow's own JSON state, as its owner encoded it
+                payload BLOB NOT NULL
+            ) STRICT;
+
+            CREATE INDEX flows_by_user ON flows (user_id);
+            CREATE INDEX flows_by_expiry ON flows (expires_at);
+
+            CREATE TABLE audit_events (
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                time REAL NOT NULL,
+                actor TEXT NOT NULL,
+                action TEXT NOT NULL,
+                -- no foreign key: the log outlives the users it mentions
+                user_id TEXT,
+                subject TEXT,
+                request_id TEXT,
+                -- JSON object of strings
+                details TEXT NOT NULL
+            ) STRICT;
+
+            CREATE INDEX audit_events_by_user ON audit_events (user_id, sequence);
+            """
+    )
+}
+
+/// Splits SQL scripts into statements, as SQLite prepares one statement at a time.
+enum SQLScript {
+    /// The statements of `script`: split at each `;` that is not inside a quoted string, a quoted
+    /// identifier or a comment; comments and blank statements are dropped. Scripts here use no triggers
+    /// (whose bodies contain semicolons).
+    static func statements(in script: String) -> [String] {
+        var statements: [String] = []
+        var current = ""
+        var quote: Character?
+        var inLineComment = false
+        var previous: Character?
+        for character in script {
+            if inLineComment {
+                if character == "\n" {
+                    inLineComment = false
+                    current.append(character)
+                }
+                previous = character
+                continue
+            }
+            if let open = quote {
+                current.append(character)
+                if character == open { quote = nil }
+            } else if character == "-" && previous == "-" {
+                current.removeLast()
+                inLineComment = true
+            } else if character == "'" || character == "\"" || character == "`" {
+                quote = character
+                current.append(character)
+            } else if character == ";" {
+                statements.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+            previous = character
+        }
+        statements.append(current)
+        return statements.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+    }
+}
+
+extension String {
+    fileprivate func trimmingWhitespace() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
+        while let last = slice.last, last.isWhitespace { slice.removeLast() }
+        return String(slice)
+    }
+}

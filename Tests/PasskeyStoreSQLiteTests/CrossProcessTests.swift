@@ -1,0 +1,124 @@
+import Dispatch
+import Foundation
+import PasskeyStorage
+import PasskeyStoreSQLite
+import Testing
+
+/// Another process holds the database's write lock: Python's sqlite3 module, as a stand-in for a second server
+/// (or an operator's sqlite3 shell) on the same file.
+@Suite("A second process on the same file", .enabled(if: LockingProcess.isAvailable))
+struct CrossProcessTests {
+    @Test("the store waits for another process's transaction, and fails with .unavailable after its busy timeout")
+    func waitsForTheOtherProcess() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.file()
+            try await withStore(at: path, busyTimeout: .milliseconds(200)) { impatient in
+                try await withStore(at: path) { patient in
+                    let challenge = Sample.bytes()
+                    var flow = Sample.flow(userID: nil, status: .optionsIssued)
+                    flow.challengeHash = challenge
+                    flow.challengeExpiresAt = Sample.now + 60
+                    try await patient.createFlow(flow)
+
+                    let other = try LockingProcess(path: path)
+                    defer { other.stop() }
+                    try await other.waitUntilLocked()
+
+                    let timedOut = await storeError {
+                        _ = try await impatient.consumeChallenge(
+                            flowID: flow.id,
+                            challengeHash: challenge,
+                            at: Sample.now
+                        )
+                    }
+                    #expect(timedOut?.code == .unavailable)
+                    #expect(timedOut?.reason.contains("locked") == true)
+
+                    // The default busy timeout (5 s) outlasts the other process's transaction.
+                    let flowID = flow.id
+                    let waiting = Task {
+                        try await patient.consumeChallenge(flowID: flowID, challengeHash: challenge, at: Sample.now)
+                    }
+                    try await Task.sleep(for: .milliseconds(300))
+                    try await other.commitAndExit()
+                    let consumed = try await waiting.value
+                    #expect(consumed?.id == flow.id)
+                    let after = try await impatient.flow(id: flow.id)
+                    #expect(after?.status == .verifying)
+                }
+            }
+        }
+    }
+}
+
+/// A python3 process that opens the file, takes the write lock (`BEGIN IMMEDIATE`), says "locked", and commits
+/// when a line arrives on its standard input.
+final class LockingProcess: Sendable {
+    static let isAvailable: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sqlite3"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return false
+        }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    private static let script = """
+        import sqlite3, sys
+        connection = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=10)
+        connection.execute("BEGIN IMMEDIATE")
+        print("locked", flush=True)
+        sys.stdin.readline()
+        connection.execute("COMMIT")
+        connection.close()
+        """
+
+    private let process: Process
+    private let input: Pipe
+    private let output: Pipe
+
+    init(path: String) throws {
+        process = Process()
+        input = Pipe()
+        output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", Self.script, path]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+    }
+
+    func waitUntilLocked() async throws {
+        let handle = output.fileHandleForReading
+        let line = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: handle.availableData) }
+        }
+        try #require(
+            String(decoding: line, as: UTF8.self).hasPrefix("locked"),
+            "the other process did not lock the file"
+        )
+    }
+
+    /// Ends the process if it is still running (after a failed check).
+    func stop() {
+        if process.isRunning { process.terminate() }
+    }
+
+    func commitAndExit() async throws {
+        input.fileHandleForWriting.write(Data("commit\n".utf8))
+        let process = process
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume()
+            }
+        }
+        try #require(process.terminationStatus == 0, "the other process failed")
+    }
+}

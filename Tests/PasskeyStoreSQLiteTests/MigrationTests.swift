@@ -1,0 +1,203 @@
+import Foundation
+import PasskeyStorage
+import SQLiteNIO
+import Testing
+
+@testable import PasskeyStoreSQLite
+
+@Suite("SQLite schema migrations")
+struct MigrationTests {
+    /// The rows of `schema_migrations`, as (version, applied_at).
+    private func recorded(_ path: String) async throws -> [(version: Int, appliedAt: Double)] {
+        try await withRawConnection(to: path) { connection in
+            try await connection.query("SELECT version, applied_at FROM schema_migrations ORDER BY version").map {
+                (Int($0.column("version")?.integer ?? -1), $0.column("applied_at")?.double ?? -1)
+            }
+        }
+    }
+
+    private func tables(_ path: String) async throws -> Set<String> {
+        try await withRawConnection(to: path) { connection in
+            Set(
+                try await connection.query("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap {
+                    $0.column("name")?.string
+                }
+            )
+        }
+    }
+
+    @Test("a new file gets every migration, recorded with its time")
+    func freshFile() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.file()
+            let before = Date().timeIntervalSince1970
+            let applied = try await withStore(at: path) { $0.migrationsApplied }
+            #expect(applied == Migrations.all.map(\.version))
+            #expect(applied.last == SQLitePasskeyStore.schemaVersion)
+            let rows = try await recorded(path)
+            #expect(rows.map(\.version) == Migrations.all.map(\.version))
+            #expect(
+                rows.allSatisfy {
+                    $0.appliedAt >= before.rounded(.down) && $0.appliedAt <= Date().timeIntervalSince1970
+                }
+            )
+            #expect(
+                try await tables(path).isSuperset(of: [
+                    "schema_migrations", "users", "credentials", "flows", "audit_events",
+                ])
+            )
+            try await withRawConnection(to: path) { connection in
+                let mode = try await connection.query("PRAGMA journal_mode").first?.column("journal_mode")?.string
+                #expect(mode == "wal")
+            }
+        }
+    }
+
+    @Test("reopening a migrated file applies nothing")
+    func reopen() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.file()
+            _ = try await withStore(at: path) { _ in }
+            let first = try await recorded(path)
+            let applied = try await withStore(at: path) { $0.migrationsApplied }
+            #expect(applied.isEmpty)
+            let second = try await recorded(path)
+            #expect(second.map(\.version) == first.map(\.version))
+            #expect(second.map(\.appliedAt) == first.map(\.appliedAt))
+        }
+    }
+
+    @Test("a file migrated by a newer version is refused, and left as it was")
+    func fileFromTheFuture() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.file()
+            _ = try await withStore(at: path) { _ in }
+            let future = SQLitePasskeyStore.schemaVersion + 1
+            try await withRawConnection(to: path) { connection in
+                _ = try await connection.query(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'from the future', 0)",
+                    [.integer(future)]
+                )
+            }
+            let error = await storeError { _ = try await SQLitePasskeyStore.open(path: path) }
+            #expect(error?.code == .unavailable)
+            #expect(error?.reason.contains("schema version \(future)") == true)
+            #expect(error?.reason.contains("newer") == true)
+            #expect(try await recorded(path).map(\.version) == Migrations.all.map(\.version) + [future])
+        }
+    }
+
+    @Test("a later migration applies to an older file, and only it")
+    func laterMigration() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.file()
+            _ = try await withStore(at: path) { _ in }
+            let next = Migration(
+                version: SQLitePasskeyStore.schemaVersion + 1,
+                name: "test: a new table",
+                script:
+                    "CREATE TABLE extra (id INTEGER PRIMARY KEY); -- a comment; with a semicolon\nINSERT INTO extra (id) VALUES (1);"
+            )
+            let store = try await SQLitePasskeyStore.open(
+                path: path,
+                busyTimeout: .seconds(5),
+                migrations: Migrations.all + [next]
+            )
+            #expect(store.migrationsApplied == [next.version])
+            await store.close()
+            #expect(try await tables(path).contains("extra"))
+            // The build without the new migration now refuses the file.
+            let error = await storeError { _ = try await SQLitePasskeyStore.open(path: path) }
+            #expect(error?.code == .unavailable)
+        }
+    }
+
+    @Test("a failing migration is rolled back whole and reported")
+    func failingMigration() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.file()
+            _ = try await withStore(at: path) { _ in }
+            let broken = Migration(
+                version: SQLitePasskeyStore.schemaVersion + 1,
+                name: "test: broken",
+                script: "CREATE TABLE half_done (id INTEGER PRIMARY KEY); INSERT INTO no_such_table VALUES (1);"
+            )
+            let error = await storeError {
+                _ = try await SQLitePasskeyStore.open(
+                    path: path,
+                    busyTimeout: .seconds(5),
+                    migrations: Migrations.all + [broken]
+                )
+            }
+            #expect(error?.code == .unavailable)
+            #expect(error?.reason.contains("test: broken") == true)
+            #expect(try await tables(path).contains("half_done") == false)
+            #expect(try await recorded(path).map(\.version) == Migrations.all.map(\.version))
+            // The released schema still opens.
+            _ = try await withStore(at: path) { _ in }
+        }
+    }
+
+    @Test("data survives closing and reopening, times to the microsecond")
+    func persistence() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.file()
+            let user = Sample.user()
+            var flow = Sample.flow(userID: user.id, status: .optionsIssued)
+            flow.challengeHash = Sample.bytes()
+            flow.challengeExpiresAt = Date(timeIntervalSince1970: 1_800_000_060.123_456)
+            var credential = Sample.credential(userID: user.id)
+            credential.lastUsedAt = Date(timeIntervalSince1970: 1_800_000_005.5)
+            credential.signCount = UInt32.max
+            credential.transports = []
+            let event = AuditEvent(
+                time: Sample.now,
+                actor: "system",
+                action: "registration.completed",
+                userID: user.id,
+                details: ["quote": #"a "quoted" \ value"#, "unicode": "Ünïcødé ✓"]
+            )
+            let appended = try await withStore(at: path) { store in
+                _ = try await store.createUserIfAbsent(user)
+                try await store.createFlow(flow)
+                try await store.insertCredential(
+                    credential,
+                    maximumActive: 10,
+                    flowID: flow.id,
+                    flowUpdate: FlowUpdate(),
+                    at: Sample.now
+                )
+                return try await store.appendAuditEvent(event)
+            }
+            try await withStore(at: path) { store in
+                #expect(store.migrationsApplied.isEmpty)
+                #expect(try await store.user(handle: user.handle) == user)
+                #expect(try await store.credential(id: credential.id) == credential)
+                #expect(try await store.credentials(userID: user.id) == [credential])
+                let storedFlow = try #require(try await store.flow(id: flow.id))
+                #expect(storedFlow.challengeHash == flow.challengeHash && storedFlow.payload == flow.payload)
+                let expiry = try #require(storedFlow.challengeExpiresAt)
+                #expect(abs(expiry.timeIntervalSince(flow.challengeExpiresAt!)) < 0.000_001)
+                #expect(try await store.auditEvents(after: 0, limit: 10, userID: nil) == [appended])
+            }
+        }
+    }
+
+    @Test("scripts split into statements at semicolons outside quotes and comments")
+    func scriptSplitting() {
+        let script = """
+            CREATE TABLE a (x TEXT DEFAULT ';'); -- comment; here
+            INSERT INTO a VALUES ('it''s; fine');
+            SELECT "odd;name" FROM a;
+
+            """
+        #expect(
+            SQLScript.statements(in: script) == [
+                "CREATE TABLE a (x TEXT DEFAULT ';')", "INSERT INTO a VALUES ('it''s; fine')",
+                #"SELECT "odd;name" FROM a"#,
+            ]
+        )
+        #expect(Migrations.all.allSatisfy { !$0.statements.isEmpty })
+        #expect(Migrations.all.map(\.version) == Array(1...Migrations.all.count))
+    }
+}
