@@ -80,6 +80,12 @@ let package = Package(
             name: "PasskeysCommandLine",
             dependencies: [
                 "WebAuthn",
+                "PasskeyServer",
+                "PasskeyStorage",
+                "PasskeyStoreSQLite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -7,8 +7,12 @@ struct PasskeysCommand: CommandGroup {
 
     static let configuration = CommandConfiguration(
         commandName: "passkeys",
-        abstract: "Developer tools for passkeys (WebAuthn): verify and inspect registration and authentication responses.",
+        abstract: "The swift-passkeys server and developer tools: serve, and verify or inspect WebAuthn responses.",
         discussion: """
+            Run the passkey server (a local instance on http://localhost:8080 without any configuration):
+
+              passkeys serve
+
             Verify a response the way a relying party does, to find out why a ceremony fails:
 
               passkeys verify registration --response reg.json --challenge CHALLENGE \\
@@ -24,7 +28,7 @@ struct PasskeysCommand: CommandGroup {
             A FILE of - reads standard input. Exit codes: 0 verified (or inspected); 1 not verified, \
             or the input cannot be read or decoded; 2 bad usage.
             """,
-        subcommands: [VerifyCommand.self, InspectCommand.self]
+        subcommands: [ServeCommand.self, VerifyCommand.self, InspectCommand.self]
     )
 }
 

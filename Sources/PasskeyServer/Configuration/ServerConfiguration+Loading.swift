@@ -1,0 +1,40 @@
+import Foundation
+
+extension ServerConfiguration {
+    /// The configuration `passkeys serve` runs with: the file (if any), then environment variables
+    /// (`PASSKEYS_DATABASE`, `PASSKEYS_PORT`, `PASSKEYS_HOST`, `PASSKEYS_API_KEY`), then the flags given — each
+    /// overriding the one before — validated.
+    public static func load(
+        file: String?, environment: [String: String], port: Int? = nil, host: String? = nil, database: String? = nil, apiKey: String? = nil
+    ) throws(ConfigurationError) -> ServerConfiguration {
+        let environmentPort = try environment["PASSKEYS_PORT"].map { value throws(ConfigurationError) -> Int in
+            guard let port = Int(value) else { throw ConfigurationError(field: "PASSKEYS_PORT", "must be a port number") }
+            return port
+        }
+        let effectivePort = port ?? environmentPort
+        var configuration: ServerConfiguration
+        if let file {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ConfigurationError(field: "--config", "names a file that cannot be read: \(file)")
+            }
+            configuration = try ServerConfiguration(jsonData: data)
+            if let effectivePort { configuration.port = effectivePort }
+        } else {
+            configuration = ServerConfiguration(port: effectivePort ?? 8080)
+        }
+        if let value = host ?? environment["PASSKEYS_HOST"] { configuration.host = value }
+        if let value = database ?? environment["PASSKEYS_DATABASE"] { configuration.database = value }
+        if let value = apiKey ?? environment["PASSKEYS_API_KEY"] {
+            configuration.apiKeys.removeAll { $0.name == "command-line" }
+            configuration.apiKeys.append(APIKey(name: "command-line", key: value))
+        }
+        try configuration.validate()
+        return configuration
+    }
+
+    /// The base URL the server answers on, for messages.
+    public var baseURL: String {
+        let shown = host == "127.0.0.1" || host == "0.0.0.0" || host == "::" ? "localhost" : host
+        return "http://\(shown):\(port)"
+    }
+}

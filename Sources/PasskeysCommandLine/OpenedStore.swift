@@ -1,0 +1,22 @@
+import Foundation
+import PasskeyStorage
+import PasskeyStoreSQLite
+import ServiceLifecycle
+
+/// The store a database URL names, with what must run beside it and how to close it.
+struct OpenedStore: Sendable {
+    let store: any PasskeyStore
+    let services: [any Service]
+    let close: @Sendable () async -> Void
+
+    static func open(_ url: String) async throws -> OpenedStore {
+        if url == "memory" {
+            return OpenedStore(store: MemoryPasskeyStore(), services: [], close: {})
+        }
+        if url.hasPrefix("sqlite:") {
+            let store = try await SQLitePasskeyStore.open(path: String(url.dropFirst("sqlite:".count)))
+            return OpenedStore(store: store, services: [], close: { await store.close() })
+        }
+        throw StoreError(.unavailable, "PostgreSQL is not available in this build yet; use sqlite:PATH.")
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import PasskeyServer
+import PasskeyStorage
+import ServiceLifecycle
+
+/// `passkeys serve`: runs the relying-party server.
+struct ServeCommand: ExecutableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the passkey server.",
+        discussion: """
+            Without a configuration file it starts a working local instance: rpId localhost, origin \
+            http://localhost:PORT, the SQLite database passkeys.sqlite in the current folder, and — when no API \
+            key is configured — a development API key, printed once.
+
+            Settings come from the --config file (JSON), then environment variables (PASSKEYS_DATABASE, \
+            PASSKEYS_PORT, PASSKEYS_HOST, PASSKEYS_API_KEY), then these flags. SIGTERM or SIGINT shuts the \
+            server down gracefully.
+            """
+    )
+
+    @Option(help: "The port to listen on (default 8080).")
+    var port: Int?
+
+    @Option(help: "The address to listen on (default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: ArgumentHelp("sqlite:PATH, postgres://USER:PASSWORD@HOST:PORT/DB, or memory.", valueName: "url"))
+    var database: String?
+
+    @Option(help: ArgumentHelp("A JSON configuration file.", valueName: "file"))
+    var config: String?
+
+    @Option(name: .customLong("api-key"), help: "A backend API key to accept (also PASSKEYS_API_KEY).")
+    var apiKey: String?
+
+    func execute(in environment: CommandEnvironment) async -> CommandResult {
+        var configuration: ServerConfiguration
+        do {
+            configuration = try ServerConfiguration.load(
+                file: config, environment: ProcessInfo.processInfo.environment, port: port, host: host, database: database, apiKey: apiKey)
+        } catch {
+            return CommandResult(exitCode: CommandResult.usage, standardError: "error: \(error)\n")
+        }
+        var developmentKey: String?
+        if configuration.apiKeys.isEmpty {
+            let key = "pk_dev_" + (0..<24).map { _ in String("abcdefghijkmnpqrstuvwxyz23456789".randomElement()!) }.joined()
+            configuration.apiKeys = [.init(name: "development", key: key)]
+            developmentKey = key
+        }
+        LoggingSystem.bootstrapOnce()
+        let logger = Logger(label: "passkeys")
+        let opened: OpenedStore
+        do {
+            opened = try await OpenedStore.open(configuration.database)
+        } catch {
+            return CommandResult(exitCode: CommandResult.failure, standardError: "error: \(error)\n")
+        }
+        do {
+            let service = try PasskeyService(configuration: configuration, store: opened.store, logger: logger)
+            let application = PasskeyApplication.build(service: service, services: opened.services, logger: logger)
+            var banner = "passkeys serving \(configuration.baseURL) (rpId \(configuration.rpId), database \(configuration.database))\n"
+            if let developmentKey { banner += "development API key (shown once): \(developmentKey)\n" }
+            FileHandle.standardOutput.write(Data(banner.utf8))
+            try await application.runService()
+            await opened.close()
+            return CommandResult(exitCode: CommandResult.success)
+        } catch {
+            await opened.close()
+            return CommandResult(exitCode: CommandResult.failure, standardError: "error: \(error)\n")
+        }
+    }
+}
+
+extension LoggingSystem {
+    private static let bootstrapped: Void = LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = .info
+        return handler
+    }
+
+    static func bootstrapOnce() { _ = bootstrapped }
+}
