@@ -137,7 +137,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PasskeysCommandLineTests",
-            dependencies: ["PasskeysCommandLine", "WebAuthn"],
+            dependencies: [
+                "PasskeysCommandLine", "WebAuthn", "PasskeyServer", "PasskeyStorage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
     ],
