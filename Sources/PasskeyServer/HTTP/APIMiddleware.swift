@@ -17,9 +17,14 @@ struct APIMiddleware: RouterMiddleware {
         context.logger[metadataKey: "request_id"] = .string(context.requestID)
         let start = ContinuousClock.now
         var response: Response
+        let isClientAPI = request.uri.path.hasPrefix("/v1/client/")
         do {
-            if request.uri.path.hasPrefix("/v1/client/") { try applyClientRateLimit(context) }
-            response = try await next(request, context)
+            if isClientAPI, request.method == .options {
+                response = Response(status: .noContent)
+            } else {
+                if isClientAPI { try applyClientRateLimit(context) }
+                response = try await next(request, context)
+            }
         } catch let error as APIError {
             response = error.response(requestID: context.requestID)
         } catch let error as HTTPError {
@@ -28,12 +33,27 @@ struct APIMiddleware: RouterMiddleware {
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: type(of: error)))"])
             response = APIError.internalError.response(requestID: context.requestID)
         }
+        if isClientAPI { allowCrossOrigin(request, &response) }
         response.headers[.init("X-Request-Id")!] = context.requestID
         response.headers[.cacheControl] = response.headers[.cacheControl] ?? "no-store"
         let route = context.endpointPath ?? "unmatched"
         service.metrics.request(route: route, method: request.method.rawValue, status: response.status.code, duration: ContinuousClock.now - start)
         context.logger.info("request", metadata: ["method": "\(request.method)", "route": "\(route)", "status": "\(response.status.code)"])
         return response
+    }
+
+    /// The client API is called from the relying party's own pages, which may be on another origin than this
+    /// server: CORS is allowed for the configured web and related origins only (never for the backend API).
+    private func allowCrossOrigin(_ request: Request, _ response: inout Response) {
+        guard let origin = request.headers[.origin], service.corsOrigins.contains(origin) else { return }
+        response.headers[.accessControlAllowOrigin] = origin
+        response.headers[.vary] = "Origin"
+        response.headers[.accessControlExposeHeaders] = "X-Request-Id, Retry-After"
+        if request.method == .options {
+            response.headers[.accessControlAllowMethods] = "POST, GET, OPTIONS"
+            response.headers[.accessControlAllowHeaders] = "Authorization, Content-Type, X-Request-Id"
+            response.headers[.accessControlMaxAge] = "600"
+        }
     }
 
     private func applyClientRateLimit(_ context: Context) throws(APIError) {

@@ -14,6 +14,8 @@ public struct PasskeyService: Sendable {
     let logger: Logger
     let apiKeys: APIKeys
     let origins: OriginPolicy
+    /// Origins whose pages may call the client API from a browser.
+    let corsOrigins: Set<String>
     let attestationPolicy: AttestationPolicy
     let limiter = RateLimiter()
     let metrics: ServerMetrics
@@ -31,6 +33,7 @@ public struct PasskeyService: Sendable {
         self.logger = logger
         self.apiKeys = APIKeys(configuration.apiKeys)
         self.origins = OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins))
+        self.corsOrigins = Set(configuration.webOrigins + configuration.relatedOrigins)
         self.attestationPolicy = try Self.attestationPolicy(configuration.policy)
         self.metrics = ServerMetrics()
     }
