@@ -10,7 +10,7 @@ from typing import Any
 
 import requests
 
-from conftest import Enrolled, LiveServer, new_user_id
+from conftest import Enrolled, LiveServer, enroll, new_user_id
 from webauthn_client import SoftwareClient, b64url, unb64url
 
 
@@ -176,6 +176,33 @@ def test_assertion_from_an_unknown_authenticator_is_rejected(server: LiveServer,
     session_id, token, options = start_sign_in(server, None)
     assertion = stranger.get(options)
     error_of(complete_sign_in(server, session_id, token, assertion), 404, "CREDENTIAL_NOT_FOUND")
+
+
+def test_response_from_another_origin_is_rejected(server: LiveServer, enrolled: Enrolled) -> None:
+    session_id, token, options = start_sign_in(server, enrolled.user_id)
+    phishing = SoftwareClient("http://evil.example")
+    phishing.device = enrolled.authenticator.device  # the same authenticator, used from another site
+    error_of(complete_sign_in(server, session_id, token, phishing.get(options)), 400, "ORIGIN_NOT_ALLOWED")
+
+
+def test_malformed_bodies_are_invalid_requests(server: LiveServer, enrolled: Enrolled) -> None:
+    session_id, token, _ = start_sign_in(server, enrolled.user_id)
+    path = f"/v1/client/authentications/{session_id}/complete"
+    headers = {"Authorization": f"Bearer {token}", "Origin": server.origin, "Content-Type": "application/json"}
+    not_json = server.session.post(server.base_url + path, data=b"{not json", headers=headers, timeout=10)
+    error_of(not_json, 400, "INVALID_REQUEST")
+    error_of(server.client("POST", path, token, []), 400, "INVALID_REQUEST")
+    error_of(server.client("POST", path, token, {"credential": {"id": 5}}), 400, "INVALID_REQUEST")
+
+
+def test_signature_counter_regression_is_reported(server: LiveServer) -> None:
+    user = enroll(server, new_user_id(), "counter@example.test")
+    for _ in range(2):
+        session_id, token, options = start_sign_in(server, user.user_id)
+        assert complete_sign_in(server, session_id, token, user.authenticator.get(options)).status_code == 200
+    user.authenticator.device.sign_count = 0  # a copy of the key that lags behind: the next counter is 1
+    session_id, token, options = start_sign_in(server, user.user_id)
+    error_of(complete_sign_in(server, session_id, token, user.authenticator.get(options)), 400, "CREDENTIAL_CLONE_SUSPECTED")
 
 
 def test_credential_is_listed_for_the_user(server: LiveServer, enrolled: Enrolled) -> None:
