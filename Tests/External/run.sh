@@ -82,6 +82,7 @@ free_port() {
 import socket, sys
 for wanted in (int(sys.argv[1]), 0):
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds: TIME_WAIT is no obstacle
         try:
             s.bind(("127.0.0.1", wanted))
         except OSError:
