@@ -28,5 +28,8 @@ if grep -E "^($root/)?(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$build_log
     exit 1
 fi
 
+log "independent client (a PyPI software authenticator against a live passkeys serve)"
+Tests/External/run.sh .build/debug/passkeys
+
 log "test"
 swift test --skip-build
