@@ -1,0 +1,215 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import PasskeyServer
+import PasskeyStorage
+import Testing
+
+/// Keeps `docs/openapi.yaml` true to the server: the document lists exactly the routes of `PasskeyRoutes`, with
+/// their access, every documented route answers in-process, what it answers is documented, and every error code
+/// the server's sources can produce is in the document's `ErrorCode` enum (and no other).
+///
+/// The document is read line by line; ``OpenAPIDocument`` describes the fixed layout this relies on.
+@Suite("OpenAPI document")
+struct OpenAPIDocumentTests {
+    static let apiKey = "openapi-test-key-0123456789abcdef"
+    /// A value for every path parameter: a well-formed user id, flow id and base64url credential id that exist
+    /// nowhere.
+    static let probe = "AAAAAAAAAAAAAAAAAAAAAA"
+
+    /// Quiet: the requests these tests make are expected to fail, and their logs would only be noise.
+    static let logger: Logger = {
+        var logger = Logger(label: "openapi-tests")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    static func makeService() throws -> PasskeyService {
+        var configuration = ServerConfiguration()
+        configuration.apiKeys = [.init(name: "openapi-test", key: apiKey)]
+        return try PasskeyService(configuration: configuration, store: MemoryPasskeyStore(), logger: logger)
+    }
+
+    static func routeTable() throws -> [(label: String, access: Route.Access)] {
+        try PasskeyRoutes.table(makeService()).map { ("\($0.method.rawValue) \($0.path)", $0.access) }
+    }
+
+    @Test("The document lists exactly the routes of the route table")
+    func routesMatchTheTable() throws {
+        let document = try OpenAPIDocument.load()
+        let documented = document.operations.map(\.label)
+        let served = try Self.routeTable().map(\.label)
+        #expect(Set(documented).count == documented.count, "an operation is listed twice")
+        for route in Set(served).subtracting(documented).sorted() {
+            Issue.record("\(route) is served but not in docs/openapi.yaml")
+        }
+        for route in Set(documented).subtracting(served).sorted() {
+            Issue.record("\(route) is in docs/openapi.yaml but not served")
+        }
+        #expect(!documented.isEmpty)
+    }
+
+    @Test("Each operation's security is its route's access level")
+    func securityMatchesAccess() throws {
+        let document = try OpenAPIDocument.load()
+        let table = try Self.routeTable()
+        let access = Dictionary(table.map { ($0.label, $0.access) }) { first, _ in first }
+        for operation in document.operations {
+            guard let routeAccess = access[operation.label] else { continue }
+            let expected: OpenAPIDocument.Security =
+                switch routeAccess {
+                case .backend: .apiKey
+                case .client: .clientToken
+                case .open: .open
+                }
+            #expect(operation.security == expected, "\(operation.label): security should be \(expected)")
+        }
+    }
+
+    @Test("Every documented route answers, with a documented status and error code")
+    func everyDocumentedRouteAnswers() async throws {
+        let document = try OpenAPIDocument.load()
+        let service = try Self.makeService()
+        let app = Application(router: PasskeyApplication.router(service: service), logger: Self.logger)
+        try await app.test(.router) { client in
+            for operation in document.operations {
+                var headers: HTTPFields = [:]
+                switch operation.security {
+                case .apiKey: headers[.authorization] = "Bearer \(Self.apiKey)"
+                case .clientToken: headers[.authorization] = "Bearer pkc_openapi-probe"
+                case .open, nil: break
+                }
+                let response: TestResponse = try await client.execute(
+                    uri: Self.uri(operation.path),
+                    method: try #require(HTTPRequest.Method(operation.method)),
+                    headers: headers,
+                    body: ByteBuffer()
+                )
+                try Self.check(response, of: operation, in: document)
+            }
+        }
+    }
+
+    @Test("Secured routes refuse a call without a token, as documented")
+    func securedRoutesNeedAToken() async throws {
+        let document = try OpenAPIDocument.load()
+        let service = try Self.makeService()
+        let app = Application(router: PasskeyApplication.router(service: service), logger: Self.logger)
+        try await app.test(.router) { client in
+            for operation in document.operations where operation.security != .open {
+                let response: TestResponse = try await client.execute(
+                    uri: Self.uri(operation.path),
+                    method: try #require(HTTPRequest.Method(operation.method)),
+                    body: ByteBuffer()
+                )
+                #expect(response.status == .unauthorized, "\(operation.label) without a token: \(response.status)")
+                try Self.check(response, of: operation, in: document)
+            }
+        }
+    }
+
+    @Test("The ErrorCode enum lists exactly the codes the server's sources produce")
+    func errorCodesAreDocumented() throws {
+        let document = try OpenAPIDocument.load()
+        let produced = try Self.errorCodesInSources()
+        // The scan must see the codes of each kind of declaration, or it proves nothing.
+        for anchor in [
+            "INVALID_REQUEST", "RATE_LIMITED", "ORIGIN_NOT_ALLOWED", "CREDENTIAL_NAME_HTML", "METHOD_NOT_ALLOWED",
+        ] {
+            #expect(produced.contains(anchor), "the source scan did not find \(anchor)")
+        }
+        #expect(Set(document.errorCodes).count == document.errorCodes.count, "ErrorCode lists a code twice")
+        for code in produced.subtracting(document.errorCodes).sorted() {
+            Issue.record("\(code) is produced in Sources/PasskeyServer but missing from ErrorCode in docs/openapi.yaml")
+        }
+        for code in Set(document.errorCodes).subtracting(produced).sorted() {
+            Issue.record("\(code) is in ErrorCode in docs/openapi.yaml but no longer produced in Sources/PasskeyServer")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The path with every `{parameter}` replaced by ``probe``.
+    static func uri(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("{") && $0.hasSuffix("}") ? probe : String($0) }
+            .joined(separator: "/")
+    }
+
+    struct ErrorBody: Decodable {
+        struct Detail: Decodable {
+            let code: String
+            let message: String
+            let retryable: Bool
+            let requestId: String
+        }
+        let error: Detail
+    }
+
+    /// Checks that the route exists, sent its request id, answered a status the document lists for it, and (for an
+    /// error) an error body whose code is in `ErrorCode` and named in the document's response for that status.
+    static func check(
+        _ response: TestResponse,
+        of operation: OpenAPIDocument.Operation,
+        in document: OpenAPIDocument
+    ) throws {
+        let label = operation.label
+        let requestID = response.headers[try #require(HTTPField.Name("X-Request-Id"))]
+        #expect(requestID != nil, "\(label): no X-Request-Id header")
+        let status = String(response.status.code)
+        guard response.status.code >= 400 else {
+            #expect(operation.responses[status] != nil, "\(label) answered \(status), which the document does not list")
+            return
+        }
+        let body = try JSONDecoder().decode(ErrorBody.self, from: Data(response.body.readableBytesView))
+        let error = body.error
+        #expect(
+            !(error.code == "NOT_FOUND" && error.message.hasPrefix("No such endpoint")),
+            "\(label) is documented but the server has no such endpoint"
+        )
+        #expect(error.requestId == requestID, "\(label): the error's requestId is not the X-Request-Id header")
+        #expect(
+            document.errorCodes.contains(error.code),
+            "\(label) answered \(error.code), which ErrorCode does not list"
+        )
+        guard let documented = document.responseText(operation, status: status) else {
+            Issue.record("\(label) answered \(status) \(error.code), and the document lists no \(status) for it")
+            return
+        }
+        #expect(documented.contains("`\(error.code)`"), "\(label): its \(status) response does not name \(error.code)")
+    }
+
+    /// Every error code in `Sources/PasskeyServer`: the UPPER_SNAKE string literals on lines that construct an
+    /// `APIError` (`APIError("CODE", …)`), and, in the files that extend `APIError`, on lines that declare its
+    /// static errors (`Self("CODE", …)`) or map WebAuthn errors to codes (`code = "CODE"`).
+    static func errorCodesInSources() throws -> Set<String> {
+        let folder = try OpenAPIDocument.packageRoot().appendingPathComponent("Sources/PasskeyServer")
+        guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            throw OpenAPIDocument.ReadError(description: "cannot list \(folder.path)")
+        }
+        var codes: Set<String> = []
+        for case let file as URL in files where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let extendsAPIError = text.contains("extension APIError")
+            for line in text.split(separator: "\n") {
+                let declares =
+                    line.contains("APIError(")
+                    || (extendsAPIError && (line.contains("Self(\"") || line.contains("code = \"")))
+                guard declares else { continue }
+                // The odd pieces between quotes are the line's string literals.
+                let literals = line.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
+                    .filter { $0.offset % 2 == 1 }.map(\.element)
+                codes.formUnion(literals.filter(isErrorCode).map(String.init))
+            }
+        }
+        return codes
+    }
+
+    static func isErrorCode(_ text: Substring) -> Bool {
+        text.count >= 3 && text.first?.isUppercase == true && text.last != "_"
+            && text.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+}
