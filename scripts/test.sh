@@ -20,6 +20,9 @@ echo "conformance corpus: ${PASSKEYS_CONFORMANCE_DIR:-absent (corpus tests will 
 log "format (swift format lint, NIO-style configuration)"
 swift format lint --strict --recursive Sources Tests $( [ -d Benchmarks/Sources ] && echo Benchmarks/Sources ) $( [ -d Fuzz/Sources ] && echo Fuzz/Sources )
 
+log "OpenAPI document (openapi-spec-validator)"
+scripts/validate-openapi.sh
+
 log "build (no warnings allowed in our own code)"
 build_log=$(mktemp)
 swift build --build-tests 2>&1 | tee "$build_log"
