@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .library(name: "PasskeyTesting", targets: ["PasskeyTesting"]),
         .library(name: "PasskeyStorage", targets: ["PasskeyStorage"]),
+        .library(name: "PasskeyStorePostgres", targets: ["PasskeyStorePostgres"]),
         .executable(name: "passkeys", targets: ["passkeys"]),
     ],
     dependencies: [
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -34,6 +36,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "PasskeyStorage", swiftSettings: strictSettings),
+        .target(
+            name: "PasskeyStorePostgres",
+            dependencies: [
+                "PasskeyStorage",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "PasskeyTesting",
             dependencies: [
@@ -75,6 +85,16 @@ let package = Package(
         .testTarget(
             name: "PasskeyStorageTests",
             dependencies: ["PasskeyStorage", "PasskeyTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PasskeyStorePostgresTests",
+            dependencies: [
+                "PasskeyStorePostgres",
+                "PasskeyStorage",
+                "PasskeyTesting",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
