@@ -23,6 +23,13 @@ extension PostgresPasskeyStore.Configuration {
                 "Could not \(operation): column '\(column)' holds a value that is not a valid \(error.targetType) "
                     + "(\(error.code), PostgreSQL type \(error.postgresType)). The row is damaged or was written by other software."
             )
+        case let error as ConnectionWaitTimeout:
+            return StoreError(
+                .unavailable,
+                "Could not \(operation): no connection to \(target) was free within \(error.timeout). "
+                    + "Check that PostgreSQL is running and reachable at \(host):\(port); if it is, the pool "
+                    + "(pool_size \(maximumConnections)) is saturated."
+            )
         case is CancellationError:
             return StoreError(.unavailable, "Could not \(operation): the operation was cancelled.")
         default:

@@ -33,6 +33,9 @@ extension PostgresPasskeyStore {
         public var connectTimeout: Duration
         /// How many connections this process's pool may open.
         public var maximumConnections: Int
+        /// How long an operation waits for a pooled connection before it fails with `.unavailable`: all of them
+        /// busy, or the server unreachable.
+        public var connectionWaitTimeout: Duration
 
         public init(
             host: String,
@@ -44,7 +47,8 @@ extension PostgresPasskeyStore {
             searchPath: String? = nil,
             applicationName: String = "swift-passkeys",
             connectTimeout: Duration = .seconds(10),
-            maximumConnections: Int = 20
+            maximumConnections: Int = 20,
+            connectionWaitTimeout: Duration = .seconds(10)
         ) {
             self.host = host
             self.port = port
@@ -56,12 +60,13 @@ extension PostgresPasskeyStore {
             self.applicationName = applicationName
             self.connectTimeout = connectTimeout
             self.maximumConnections = maximumConnections
+            self.connectionWaitTimeout = connectionWaitTimeout
         }
 
         /// Reads `postgres://USER:PASSWORD@HOST:PORT/DATABASE?PARAMETERS` (or `postgresql://`). User, password
         /// and database may be percent-encoded. The host defaults to `localhost`, the port to 5432, the database
         /// to the user's name. Parameters: `sslmode` (`disable`, `prefer` — the default —, `require` or
-        /// `verify-full`), `search_path`, `application_name`, `connect_timeout` (seconds) and `pool_size`.
+        /// `verify-full`), `search_path`, `application_name`, `connect_timeout` (seconds), `pool_size` and `pool_timeout` (seconds, see ``connectionWaitTimeout``).
         /// Any other parameter is refused, so that a misspelt one does not go unnoticed.
         public init(url: String) throws(StoreError) {
             func invalid(_ problem: String) -> StoreError {
@@ -75,12 +80,19 @@ extension PostgresPasskeyStore {
                 throw invalid("the scheme must be postgres:// or postgresql://")
             }
             guard let username = components.user, !username.isEmpty else { throw invalid("it names no user") }
-            let host = components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost"
+            var host = components.host ?? ""
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }  // IPv6
+            if host.isEmpty { host = "localhost" }
             let port = components.port ?? 5432
             guard (1...65_535).contains(port) else { throw invalid("port \(port) is out of range") }
-            var database = components.path
-            if database.hasPrefix("/") { database.removeFirst() }
-            guard !database.contains("/") else { throw invalid("the database name '\(database)' contains a slash") }
+            var encodedDatabase = components.percentEncodedPath
+            if encodedDatabase.hasPrefix("/") { encodedDatabase.removeFirst() }
+            guard !encodedDatabase.contains("/") else {
+                throw invalid("the path '\(components.path)' is more than a database name")
+            }
+            guard let database = encodedDatabase.removingPercentEncoding else {
+                throw invalid("the database name is not valid percent-encoding")
+            }
             self.init(
                 host: host,
                 port: port,
@@ -109,12 +121,17 @@ extension PostgresPasskeyStore {
                         throw invalid("connect_timeout must be a positive number of seconds")
                     }
                     connectTimeout = .seconds(seconds)
+                case "pool_timeout":
+                    guard let seconds = Int(value), seconds > 0 else {
+                        throw invalid("pool_timeout must be a positive number of seconds")
+                    }
+                    connectionWaitTimeout = .seconds(seconds)
                 case "pool_size":
                     guard let size = Int(value), size > 0 else { throw invalid("pool_size must be a positive number") }
                     maximumConnections = size
                 default:
                     throw invalid(
-                        "the parameter '\(item.name)' is not supported (supported: sslmode, search_path, application_name, connect_timeout, pool_size)"
+                        "the parameter '\(item.name)' is not supported (supported: sslmode, search_path, application_name, connect_timeout, pool_size, pool_timeout)"
                     )
                 }
             }

@@ -19,8 +19,9 @@ import PostgresNIO
 /// (postgres-nio's `PostgresClient`). The store owns the task that runs the pool: nothing else needs running.
 /// ``shutdown()`` closes the pool; dropping the store does too.
 ///
-/// When the database becomes unreachable later, operations wait for the pool to reconnect and fail with
-/// `.unavailable` if it cannot within about a minute.
+/// When the database becomes unreachable later, operations wait for a connection at most
+/// ``Configuration/connectionWaitTimeout`` (10 seconds unless configured) and fail with `.unavailable`; the pool
+/// keeps reconnecting in the background and the store recovers by itself once the server is back.
 public final class PostgresPasskeyStore: PasskeyStore {
     /// The schema version this code creates and understands. A database at a newer version is refused.
     public static var schemaVersion: Int { Migrations.latestVersion }
@@ -91,7 +92,7 @@ public final class PostgresPasskeyStore: PasskeyStore {
         doing operation: @autoclosure () -> String
     ) async throws(StoreError) -> [PostgresRow] {
         do {
-            return try await client.query(query).collect()
+            return try await withPooledConnection { connection in try await connection.rows(query) }
         } catch {
             throw storeError(error, doing: operation())
         }
@@ -101,12 +102,12 @@ public final class PostgresPasskeyStore: PasskeyStore {
     /// throws. Transactions that lose a deadlock or serialisation conflict are retried, up to three times in all.
     func transaction<Result: Sendable>(
         doing operation: @autoclosure () -> String,
-        _ body: (PostgresConnection) async throws -> Result
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws(StoreError) -> Result {
         var attempt = 1
         while true {
             do {
-                return try await client.withConnection { connection in
+                return try await withPooledConnection { connection in
                     try await connection.withTransaction(logger: connection.logger) { connection in
                         try await body(connection)
                     }
@@ -115,6 +116,38 @@ public final class PostgresPasskeyStore: PasskeyStore {
                 guard attempt < 3, Self.isTransient(error) else { throw storeError(error, doing: operation()) }
                 attempt += 1
             }
+        }
+    }
+
+    /// Leases a connection from the pool for `body`, waiting at most ``Configuration/connectionWaitTimeout`` for
+    /// one. While the server is unreachable the pool keeps trying to connect and only gives up after a minute; a
+    /// request should hear `.unavailable` sooner. Only the wait is bounded: once `body` has a connection it runs to
+    /// the end, so an operation that reports the timeout has not touched the database.
+    private func withPooledConnection<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let gate = LeaseGate()
+        let client = self.client
+        let timeout = configuration.connectionWaitTimeout
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask {
+                try await client.withConnection { connection in
+                    guard await gate.lease() else { throw ConnectionWaitTimeout(timeout: timeout) }
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                if await gate.abandon() { throw ConnectionWaitTimeout(timeout: timeout) }
+                return nil
+            }
+            while let result = try await group.next() {
+                if let result {
+                    group.cancelAll()
+                    return result
+                }
+            }
+            throw ConnectionWaitTimeout(timeout: timeout)
         }
     }
 
@@ -142,4 +175,34 @@ extension PostgresConnection {
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
         try await self.query(query, logger: logger).collect()
     }
+}
+
+/// Decides, once, whether an operation got its connection or gave up waiting: whichever comes first wins.
+private actor LeaseGate {
+    private enum State {
+        case waiting
+        case leased
+        case abandoned
+    }
+
+    private var state = State.waiting
+
+    /// True when the operation may use the connection it was just given.
+    func lease() -> Bool {
+        guard state == .waiting else { return false }
+        state = .leased
+        return true
+    }
+
+    /// True when the operation gives up: it had no connection yet, and will not use one.
+    func abandon() -> Bool {
+        guard state == .waiting else { return false }
+        state = .abandoned
+        return true
+    }
+}
+
+/// No pooled connection became free within the configured wait.
+struct ConnectionWaitTimeout: Error {
+    let timeout: Duration
 }

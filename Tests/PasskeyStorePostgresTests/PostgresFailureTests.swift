@@ -1,6 +1,7 @@
 import Foundation
 import PasskeyStorage
 import PasskeyStorePostgres
+import PostgresNIO
 import Testing
 
 @Suite("PostgreSQL store failures", .enabled(if: TestDatabase.isConfigured, TestDatabase.skipped))
@@ -64,6 +65,90 @@ struct PostgresFailureTests {
             await store.shutdown()
             let error = await #expect(throws: StoreError.self) { _ = try await store.user(id: "anyone") }
             #expect(error?.code == .unavailable)
+        }
+    }
+
+    @Test("waiting too long for a pooled connection is .unavailable; the operation that holds it still completes")
+    func poolSaturated() async throws {
+        try await TestDatabase.withSchema("pool") { schema in
+            let store = try await PostgresPasskeyStore.connect(
+                url: schema.url.replacing("pool_size=10", with: "pool_size=1") + "&pool_timeout=1"
+            )
+            let user = try await store.createUserIfAbsent(
+                UserRecord(id: "user-pool", handle: [1], name: "n", displayName: "d", createdAt: Self.now)
+            )
+            try await store.createFlow(
+                FlowRecord(
+                    id: "flow-pool",
+                    kind: .registration,
+                    status: .verifying,
+                    userID: user.id,
+                    clientTokenHash: [1],
+                    expiresAt: Self.now + 60,
+                    createdAt: Self.now,
+                    updatedAt: Self.now,
+                    payload: []
+                )
+            )
+
+            // Another session holds the user's row lock, so the insert waits on it with the pool's only connection.
+            let configuration = try TestDatabase.configuration()
+            let blocker = try await PostgresConnection.connect(
+                configuration: PostgresConnection.Configuration(
+                    host: configuration.host,
+                    port: configuration.port,
+                    username: configuration.username,
+                    password: configuration.password,
+                    database: configuration.database,
+                    tls: .disable
+                ),
+                id: 2,
+                logger: Logger(label: "passkeys-tests")
+            )
+            try await blocker.query("BEGIN", logger: blocker.logger)
+            try await blocker.query(
+                PostgresQuery(unsafeSQL: #"SELECT 1 FROM "\#(schema.name)".users WHERE id = 'user-pool' FOR UPDATE"#),
+                logger: blocker.logger
+            )
+            let insert = Task {
+                try await store.insertCredential(
+                    CredentialRecordRow(
+                        id: [9],
+                        userID: user.id,
+                        publicKey: [],
+                        algorithm: -7,
+                        signCount: 0,
+                        aaguid: "",
+                        attestationFormat: "none",
+                        attestationType: "none",
+                        attestationTrusted: false,
+                        transports: [],
+                        backupEligible: false,
+                        backupState: false,
+                        userVerified: true,
+                        name: "Key",
+                        nameKey: "key",
+                        status: .active,
+                        createdAt: Self.now
+                    ),
+                    maximumActive: 5,
+                    flowID: "flow-pool",
+                    flowUpdate: FlowUpdate(),
+                    at: Self.now
+                )
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let started = ContinuousClock.now
+            let error = await #expect(throws: StoreError.self) { _ = try await store.user(id: user.id) }
+            #expect(error?.code == .unavailable)
+            #expect(error?.reason.contains("was free within") == true, "\(String(describing: error))")
+            #expect(ContinuousClock.now - started < .seconds(5))
+
+            try await blocker.query("ROLLBACK", logger: blocker.logger)
+            try await blocker.close()
+            try await insert.value
+            #expect(try await store.credential(id: [9])?.name == "Key")
+            await store.shutdown()
         }
     }
 
@@ -177,6 +262,9 @@ struct PostgresConfigurationTests {
         #expect(configuration.tls == .prefer)
         #expect(try Configuration(url: "postgres://ada@h/db?sslmode=disable").tls == .disable)
         #expect(try Configuration(url: "postgres://ada@h/db?sslmode=verify-full").tls == .require)
+        let ipv6 = try Configuration(url: "postgres://ada@[::1]:6000/a%2Fb")
+        #expect(ipv6.host == "::1" && ipv6.port == 6000 && ipv6.database == "a/b")
+        #expect(ipv6.description == "postgres://ada@[::1]:6000/a/b?sslmode=prefer")
     }
 
     @Test(
@@ -184,7 +272,7 @@ struct PostgresConfigurationTests {
         arguments: [
             ("mysql://ada@h/db", "scheme"), ("postgres://h/db", "user"),
             ("postgres://ada@h/db?sslmode=always", "sslmode"),
-            ("postgres://ada@h/db?sslmod=disable", "sslmod"), ("postgres://ada@h/db/x", "slash"),
+            ("postgres://ada@h/db?sslmod=disable", "sslmod"), ("postgres://ada@h/db/x", "more than a database name"),
             ("postgres://ada@h/db?pool_size=0", "pool_size"),
         ]
     )
