@@ -34,7 +34,8 @@ extension PostgresPasskeyStore {
     ) async throws(StoreError) -> CredentialRecordRow? {
         try await transaction(doing: "rename the credential") { connection throws -> CredentialRecordRow? in
             guard let userID = try await Self.owner(ofCredential: id, on: connection) else { return nil }
-            try await Self.lockUser(userID, on: connection)
+            // A user deleted meanwhile took the credential along.
+            guard try await Self.lockUser(userID, on: connection) else { return nil }
             let locked = try await connection.rows(
                 "SELECT status FROM credentials WHERE id = \(id.bytea) AND status <> 'revoked' FOR UPDATE"
             )
@@ -91,7 +92,9 @@ extension PostgresPasskeyStore {
         try await transaction(doing: "insert the credential") { connection in
             // The user's row lock serialises every insert for this user, in any process: the count and the name
             // check below hold until this transaction commits.
-            try await Self.lockUser(credential.userID, on: connection)
+            guard try await Self.lockUser(credential.userID, on: connection) else {
+                throw StoreError(.notFound, "No user \(credential.userID).")
+            }
             let known = try await connection.rows("SELECT 1 FROM credentials WHERE id = \(credential.id.bytea)")
             guard known.isEmpty else { throw StoreError(.credentialExists, "This credential is registered already.") }
             var liveNameKeys: [String] = []
@@ -135,7 +138,7 @@ extension PostgresPasskeyStore {
             guard let candidate = candidates.first else { return nil }
             let userID: String = try RowReader(candidate, record: "credential")("user_id")
             // Locks in the order every operation takes them: the user, then the credential, then the flow.
-            try await Self.lockUser(userID, on: connection)
+            guard try await Self.lockUser(userID, on: connection) else { return nil }
             let reserved = try await connection.rows(
                 PostgresQuery(
                     unsafeSQL: """
@@ -174,11 +177,9 @@ extension PostgresPasskeyStore {
         return binds
     }
 
-    /// Takes the user's row lock for the rest of the transaction; `.notFound` when there is no such user.
-    static func lockUser(_ userID: String, on connection: PostgresConnection) async throws {
-        guard try await !connection.rows("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE").isEmpty else {
-            throw StoreError(.notFound, "No user \(userID).")
-        }
+    /// Takes the user's row lock for the rest of the transaction. False when there is no such user.
+    static func lockUser(_ userID: String, on connection: PostgresConnection) async throws -> Bool {
+        try await !connection.rows("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE").isEmpty
     }
 
     static func owner(ofCredential id: [UInt8], on connection: PostgresConnection) async throws -> String? {

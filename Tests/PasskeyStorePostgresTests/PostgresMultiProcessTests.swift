@@ -213,4 +213,101 @@ struct PostgresMultiProcessTests {
             #expect(outcomes.filter { $0 == .nameTaken }.count == 9)
         }
     }
+
+    @Test("100 audit events appended from two stores at once: distinct sequence numbers, all paged in order")
+    func auditRace() async throws {
+        try await withTwoStores("audit") { stores in
+            let appended = try await withThrowingTaskGroup(of: Int64.self) { group in
+                for index in 0..<100 {
+                    let store = stores[index % 2]
+                    group.addTask {
+                        try await store.appendAuditEvent(
+                            AuditEvent(
+                                time: Self.now,
+                                actor: "system",
+                                action: "test.appended",
+                                details: ["index": "\(index)"]
+                            )
+                        ).sequence
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(Set(appended).count == 100)
+            var paged: [Int64] = []
+            var cursor: Int64 = 0
+            while true {
+                let page = try await stores[1].auditEvents(after: cursor, limit: 7, userID: nil)
+                guard let last = page.last else { break }
+                paged += page.map(\.sequence)
+                cursor = last.sequence
+            }
+            #expect(paged == appended.sorted())
+        }
+    }
+
+    @Test("an insert for a missing user or flow changes nothing")
+    func insertRollsBack() async throws {
+        try await withTwoStores("rollback") { stores in
+            let user = try await stores[0].createUserIfAbsent(
+                UserRecord(
+                    id: "user-rollback",
+                    handle: Self.bytes(),
+                    name: "ada",
+                    displayName: "Ada",
+                    createdAt: Self.now
+                )
+            )
+            let credential = CredentialRecordRow(
+                id: Self.bytes(),
+                userID: user.id,
+                publicKey: Self.bytes(77),
+                algorithm: -7,
+                signCount: 0,
+                aaguid: "",
+                attestationFormat: "none",
+                attestationType: "none",
+                attestationTrusted: false,
+                transports: [],
+                backupEligible: false,
+                backupState: false,
+                userVerified: true,
+                name: "Phone",
+                nameKey: "phone",
+                status: .active,
+                createdAt: Self.now
+            )
+            let noFlow = await #expect(throws: StoreError.self) {
+                try await stores[0].insertCredential(
+                    credential,
+                    maximumActive: 5,
+                    flowID: "flow-missing",
+                    flowUpdate: FlowUpdate(),
+                    at: Self.now
+                )
+            }
+            #expect(noFlow?.code == .notFound)
+            #expect(try await stores[1].credential(id: credential.id) == nil)
+            var stranger = credential
+            stranger.userID = "user-missing"
+            let noUser = await #expect(throws: StoreError.self) {
+                try await stores[0].insertCredential(
+                    stranger,
+                    maximumActive: 5,
+                    flowID: "flow-missing",
+                    flowUpdate: FlowUpdate(),
+                    at: Self.now
+                )
+            }
+            #expect(noUser?.code == .notFound)
+            #expect(
+                try await stores[1].settleReservation(
+                    flowID: "flow-missing",
+                    finalize: true,
+                    flowUpdate: FlowUpdate(),
+                    at: Self.now
+                ) == nil
+            )
+        }
+    }
 }
