@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .library(name: "PasskeyTesting", targets: ["PasskeyTesting"]),
         .library(name: "PasskeyStorage", targets: ["PasskeyStorage"]),
+        .library(name: "PasskeyServer", targets: ["PasskeyServer"]),
+        .library(name: "PasskeyStoreSQLite", targets: ["PasskeyStoreSQLite"]),
+        .library(name: "PasskeyStorePostgres", targets: ["PasskeyStorePostgres"]),
         .executable(name: "passkeys", targets: ["passkeys"]),
     ],
     dependencies: [
@@ -27,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -65,6 +69,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "PasskeyStorePostgres",
+            dependencies: [
+                "PasskeyStorage",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "PasskeyTesting",
             dependencies: [
                 "WebAuthn",
@@ -83,6 +95,7 @@ let package = Package(
                 "PasskeyServer",
                 "PasskeyStorage",
                 "PasskeyStoreSQLite",
+                "PasskeyStorePostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -132,6 +145,16 @@ let package = Package(
                 "PasskeyStorage",
                 "PasskeyTesting",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PasskeyStorePostgresTests",
+            dependencies: [
+                "PasskeyStorePostgres",
+                "PasskeyStorage",
+                "PasskeyTesting",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strictSettings
         ),

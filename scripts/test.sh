@@ -20,6 +20,14 @@ echo "conformance corpus: ${PASSKEYS_CONFORMANCE_DIR:-absent (corpus tests will 
 log "format (swift format lint, NIO-style configuration)"
 swift format lint --strict --recursive Sources Tests $( [ -d Benchmarks/Sources ] && echo Benchmarks/Sources ) $( [ -d Fuzz/Sources ] && echo Fuzz/Sources )
 
+log "PostgreSQL (a real server for the PostgreSQL adapter and multi-instance tests)"
+if [ -z "${PASSKEYS_POSTGRES_URL:-}" ]; then
+    PASSKEYS_POSTGRES_URL=$(scripts/postgres.sh start | tail -n 1)
+    export PASSKEYS_POSTGRES_URL
+    trap 'scripts/postgres.sh stop >/dev/null 2>&1 || true' EXIT
+fi
+echo "PostgreSQL: ${PASSKEYS_POSTGRES_URL%%:*}://…@${PASSKEYS_POSTGRES_URL##*@}"
+
 log "OpenAPI document (openapi-spec-validator)"
 scripts/validate-openapi.sh
 

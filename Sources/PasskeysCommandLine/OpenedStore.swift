@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyStorage
+import PasskeyStorePostgres
 import PasskeyStoreSQLite
 import ServiceLifecycle
 
@@ -17,6 +18,10 @@ struct OpenedStore: Sendable {
             let store = try await SQLitePasskeyStore.open(path: String(url.dropFirst("sqlite:".count)))
             return OpenedStore(store: store, services: [], close: { await store.close() })
         }
-        throw StoreError(.unavailable, "PostgreSQL is not available in this build yet; use sqlite:PATH.")
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            let store = try await PostgresPasskeyStore.connect(url: url)
+            return OpenedStore(store: store, services: [], close: { await store.shutdown() })
+        }
+        throw StoreError(.unavailable, "The database URL must be sqlite:PATH, postgres://… or memory.")
     }
 }

@@ -1,0 +1,144 @@
+import PasskeyStorage
+import PostgresNIO
+
+/// One step of the schema. Steps are applied in order, each once, and recorded in `schema_migrations`;
+/// a released step never changes: a change to the schema is a new step.
+struct Migration: Sendable {
+    let version: Int
+    let description: String
+    let statements: [String]
+}
+
+enum Migrations {
+    /// The key of the advisory lock that serialises migrations (`pg_advisory_xact_lock(lockClass, 0)`), and,
+    /// with a table's oid as the second key, appends to the audit log. 0x70617373 is "pass" in ASCII.
+    static let lockClass: Int32 = 0x7061_7373
+
+    static let all: [Migration] = [
+        Migration(
+            version: 1,
+            description: "users, credentials, flows and the audit log",
+            statements: [
+                """
+                CREATE TABLE users (
+                    id text PRIMARY KEY,
+                    handle bytea NOT NULL CONSTRAINT users_handle_key UNIQUE,
+                    name text NOT NULL,
+                    display_name text NOT NULL,
+                    created_at timestamptz NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE credentials (
+                    id bytea PRIMARY KEY,
+                    user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    public_key bytea NOT NULL,
+                    algorithm bigint NOT NULL,
+                    sign_count bigint NOT NULL CHECK (sign_count BETWEEN 0 AND 4294967295),
+                    aaguid text NOT NULL,
+                    attestation_format text NOT NULL,
+                    attestation_type text NOT NULL,
+                    attestation_trusted boolean NOT NULL,
+                    transports text[] NOT NULL,
+                    backup_eligible boolean NOT NULL,
+                    backup_state boolean NOT NULL,
+                    user_verified boolean NOT NULL,
+                    name text NOT NULL,
+                    name_key text NOT NULL,
+                    status text NOT NULL CHECK (status IN ('active', 'reserved', 'revoked')),
+                    reserved_until timestamptz,
+                    flow_id text,
+                    created_at timestamptz NOT NULL,
+                    last_used_at timestamptz,
+                    revoked_at timestamptz
+                )
+                """,
+                // Active credentials are live whatever the time, so the database itself keeps their names unique.
+                // A reserved credential is live only until its reservation expires, which depends on the time an
+                // operation is given: the store checks those names itself, under the user's row lock.
+                "CREATE UNIQUE INDEX credentials_live_name ON credentials (user_id, name_key) WHERE status = 'active'",
+                "CREATE INDEX credentials_user ON credentials (user_id, created_at)",
+                "CREATE INDEX credentials_reserved_flow ON credentials (flow_id) WHERE status = 'reserved'",
+                """
+                CREATE TABLE flows (
+                    id text PRIMARY KEY,
+                    kind text NOT NULL,
+                    status text NOT NULL,
+                    user_id text,
+                    client_token_hash bytea NOT NULL,
+                    challenge_hash bytea,
+                    challenge_expires_at timestamptz,
+                    result_token_hash bytea,
+                    result_expires_at timestamptz,
+                    expires_at timestamptz NOT NULL,
+                    created_at timestamptz NOT NULL,
+                    updated_at timestamptz NOT NULL,
+                    payload bytea NOT NULL
+                )
+                """,
+                "CREATE INDEX flows_user ON flows (user_id)",
+                "CREATE INDEX flows_expires_at ON flows (expires_at)",
+                """
+                CREATE TABLE audit_events (
+                    sequence bigserial PRIMARY KEY,
+                    time timestamptz NOT NULL,
+                    actor text NOT NULL,
+                    action text NOT NULL,
+                    user_id text,
+                    subject text,
+                    request_id text,
+                    details jsonb NOT NULL DEFAULT '{}'
+                )
+                """,
+                "CREATE INDEX audit_events_user ON audit_events (user_id, sequence)",
+            ]
+        )
+    ]
+
+    /// The newest schema version this code knows.
+    static var latestVersion: Int { all.map(\.version).max() ?? 0 }
+
+    /// Brings the schema up to ``latestVersion`` in one transaction. Processes that start at once queue on an
+    /// advisory lock, so each step runs once; the ones that come later find nothing left to do. A database
+    /// migrated by newer code is refused: this code would misread it.
+    static func apply(on connection: PostgresConnection) async throws {
+        try await connection.withTransaction(logger: connection.logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(lockClass), 0)", logger: connection.logger)
+            try await connection.query(
+                """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version integer PRIMARY KEY,
+                    description text NOT NULL,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                logger: connection.logger
+            )
+            var applied: Set<Int> = []
+            for try await version in try await connection.query(
+                "SELECT version FROM schema_migrations",
+                logger: connection.logger
+            )
+            .decode(Int.self) {
+                applied.insert(version)
+            }
+            if let newest = applied.max(), newest > latestVersion {
+                throw StoreError(
+                    .unavailable,
+                    "The database's schema is at version \(newest), but this build of swift-passkeys knows versions up to "
+                        + "\(latestVersion): a newer release has migrated it. Run that release (or a newer one) against it; "
+                        + "this one refuses to start rather than misread the data."
+                )
+            }
+            for migration in all where !applied.contains(migration.version) {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: connection.logger)
+                }
+                try await connection.query(
+                    "INSERT INTO schema_migrations (version, description) VALUES (\(migration.version), \(migration.description))",
+                    logger: connection.logger
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,205 @@
+public import Foundation
+public import PasskeyStorage
+import PostgresNIO
+
+extension PostgresPasskeyStore {
+    public func credential(id: [UInt8]) async throws(StoreError) -> CredentialRecordRow? {
+        try await rows(
+            "SELECT \(unescaped: Columns.list(Columns.credential)) FROM credentials WHERE id = \(id.bytea)",
+            doing: "read the credential"
+        )
+        .first.map { row throws(StoreError) in try CredentialRecordRow(row) }
+    }
+
+    public func credentials(userID: String) async throws(StoreError) -> [CredentialRecordRow] {
+        var credentials: [CredentialRecordRow] = []
+        for row in try await rows(
+            """
+            SELECT \(unescaped: Columns.list(Columns.credential)) FROM credentials
+            WHERE user_id = \(userID) AND status <> 'revoked'
+            ORDER BY created_at, id
+            """,
+            doing: "list the user's credentials"
+        ) {
+            credentials.append(try CredentialRecordRow(row))
+        }
+        return credentials
+    }
+
+    public func renameCredential(
+        id: [UInt8],
+        name: String,
+        nameKey: String,
+        at time: Date
+    ) async throws(StoreError) -> CredentialRecordRow? {
+        try await transaction(doing: "rename the credential") { connection throws -> CredentialRecordRow? in
+            guard let userID = try await Self.owner(ofCredential: id, on: connection) else { return nil }
+            // A user deleted meanwhile took the credential along.
+            guard try await Self.lockUser(userID, on: connection) else { return nil }
+            let locked = try await connection.rows(
+                "SELECT status FROM credentials WHERE id = \(id.bytea) AND status <> 'revoked' FOR UPDATE"
+            )
+            guard !locked.isEmpty else { return nil }
+            let taken = try await connection.rows(
+                """
+                SELECT 1 FROM credentials
+                WHERE user_id = \(userID) AND id <> \(id.bytea) AND name_key = \(nameKey)
+                    AND (status = 'active' OR (status = 'reserved' AND reserved_until > \(time)))
+                """
+            )
+            guard taken.isEmpty else {
+                throw StoreError(.nameTaken, "Another credential of this user is named '\(name)'.")
+            }
+            return try await connection.rows(
+                """
+                UPDATE credentials SET name = \(name), name_key = \(nameKey) WHERE id = \(id.bytea)
+                RETURNING \(unescaped: Columns.list(Columns.credential))
+                """
+            ).first.map { row throws(StoreError) in try CredentialRecordRow(row) }
+        }
+    }
+
+    public func recordCredentialUse(
+        id: [UInt8],
+        signCount: UInt32,
+        backupState: Bool,
+        at time: Date
+    ) async throws(StoreError) {
+        _ = try await rows(
+            "UPDATE credentials SET sign_count = \(Int64(signCount)), backup_state = \(backupState), last_used_at = \(time) WHERE id = \(id.bytea)",
+            doing: "record the credential's use"
+        )
+    }
+
+    public func revokeCredential(id: [UInt8], at time: Date) async throws(StoreError) -> CredentialRecordRow? {
+        try await rows(
+            """
+            UPDATE credentials SET status = 'revoked', revoked_at = \(time)
+            WHERE id = \(id.bytea) AND status <> 'revoked'
+            RETURNING \(unescaped: Columns.list(Columns.credential))
+            """,
+            doing: "revoke the credential"
+        ).first.map { row throws(StoreError) in try CredentialRecordRow(row) }
+    }
+
+    public func insertCredential(
+        _ credential: CredentialRecordRow,
+        maximumActive: Int,
+        flowID: String,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) async throws(StoreError) {
+        try await transaction(doing: "insert the credential") { connection in
+            // The user's row lock serialises every insert for this user, in any process: the count and the name
+            // check below hold until this transaction commits.
+            guard try await Self.lockUser(credential.userID, on: connection) else {
+                throw StoreError(.notFound, "No user \(credential.userID).")
+            }
+            let known = try await connection.rows("SELECT 1 FROM credentials WHERE id = \(credential.id.bytea)")
+            guard known.isEmpty else { throw StoreError(.credentialExists, "This credential is registered already.") }
+            var liveNameKeys: [String] = []
+            for row in try await connection.rows(
+                """
+                SELECT name_key FROM credentials
+                WHERE user_id = \(credential.userID) AND (status = 'active' OR (status = 'reserved' AND reserved_until > \(time)))
+                """
+            ) {
+                liveNameKeys.append(try RowReader(row, record: "credential")("name_key"))
+            }
+            guard liveNameKeys.count < maximumActive else {
+                throw StoreError(.limitReached, "The user has \(liveNameKeys.count) credentials, the maximum.")
+            }
+            guard !liveNameKeys.contains(credential.nameKey) else {
+                throw StoreError(.nameTaken, "Another credential of this user is named '\(credential.name)'.")
+            }
+            let flow = try await connection.rows(
+                Self.flowUpdate(id: flowID, update: flowUpdate, at: time, expectedStatuses: nil)
+            )
+            guard !flow.isEmpty else { throw StoreError(.notFound, "No flow \(flowID).") }
+            try await connection.rows(Self.insert(credential))
+        }
+    }
+
+    public func settleReservation(
+        flowID: String,
+        finalize: Bool,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) async throws(StoreError) -> CredentialRecordRow? {
+        try await transaction(doing: finalize ? "finalize the reservation" : "release the reservation") {
+            connection throws -> CredentialRecordRow? in
+            let reservedOf = "flow_id = $1 AND status = 'reserved' AND reserved_until > $2"
+            let candidates = try await connection.rows(
+                PostgresQuery(
+                    unsafeSQL: "SELECT user_id FROM credentials WHERE \(reservedOf) LIMIT 1",
+                    binds: Self.binds(flowID, time)
+                )
+            )
+            guard let candidate = candidates.first else { return nil }
+            let userID: String = try RowReader(candidate, record: "credential")("user_id")
+            // Locks in the order every operation takes them: the user, then the credential, then the flow.
+            guard try await Self.lockUser(userID, on: connection) else { return nil }
+            let reserved = try await connection.rows(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT \(Columns.list(Columns.credential)) FROM credentials
+                        WHERE \(reservedOf) AND user_id = $3 ORDER BY created_at LIMIT 1 FOR UPDATE
+                        """,
+                    binds: Self.binds(flowID, time, userID)
+                )
+            )
+            guard let row = reserved.first else { return nil }
+            var credential = try CredentialRecordRow(row)
+            guard try await !connection.rows("SELECT 1 FROM flows WHERE id = \(flowID) FOR UPDATE").isEmpty else {
+                return nil
+            }
+            if finalize {
+                try await connection.rows(
+                    "UPDATE credentials SET status = 'active', reserved_until = NULL WHERE id = \(credential.id.bytea)"
+                )
+                credential.status = .active
+                credential.reservedUntil = nil
+            } else {
+                try await connection.rows("DELETE FROM credentials WHERE id = \(credential.id.bytea)")
+            }
+            try await connection.rows(Self.flowUpdate(id: flowID, update: flowUpdate, at: time, expectedStatuses: nil))
+            return credential
+        }
+    }
+
+    // MARK: Helpers
+
+    static func binds(_ first: String, _ time: Date, _ third: String? = nil) -> PostgresBindings {
+        var binds = PostgresBindings()
+        binds.append(first)
+        binds.append(time)
+        if let third { binds.append(third) }
+        return binds
+    }
+
+    /// Takes the user's row lock for the rest of the transaction. False when there is no such user.
+    static func lockUser(_ userID: String, on connection: PostgresConnection) async throws -> Bool {
+        try await !connection.rows("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE").isEmpty
+    }
+
+    static func owner(ofCredential id: [UInt8], on connection: PostgresConnection) async throws -> String? {
+        guard let row = try await connection.rows("SELECT user_id FROM credentials WHERE id = \(id.bytea)").first else {
+            return nil
+        }
+        return try RowReader(row, record: "credential")("user_id")
+    }
+
+    static func insert(_ credential: CredentialRecordRow) -> PostgresQuery {
+        """
+        INSERT INTO credentials (\(unescaped: Columns.list(Columns.credential)))
+        VALUES (
+            \(credential.id.bytea), \(credential.userID), \(credential.publicKey.bytea), \(credential.algorithm),
+            \(Int64(credential.signCount)), \(credential.aaguid), \(credential.attestationFormat), \(credential.attestationType),
+            \(credential.attestationTrusted), \(credential.transports), \(credential.backupEligible), \(credential.backupState),
+            \(credential.userVerified), \(credential.name), \(credential.nameKey), \(credential.status.rawValue),
+            \(credential.reservedUntil)::timestamptz, \(credential.flowID)::text, \(credential.createdAt),
+            \(credential.lastUsedAt)::timestamptz, \(credential.revokedAt)::timestamptz
+        )
+        """
+    }
+}

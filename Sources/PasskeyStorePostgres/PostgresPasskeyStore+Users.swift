@@ -1,0 +1,58 @@
+import Foundation
+public import PasskeyStorage
+import PostgresNIO
+
+extension PostgresPasskeyStore {
+    public func createUserIfAbsent(_ user: UserRecord) async throws(StoreError) -> UserRecord {
+        // Inserting and, when the id is taken, reading the existing record: a user deleted in between makes the
+        // read come back empty, and the insert is tried again.
+        for _ in 0..<3 {
+            let inserted = try await rows(
+                """
+                INSERT INTO users (id, handle, name, display_name, created_at)
+                VALUES (\(user.id), \(user.handle.bytea), \(user.name), \(user.displayName), \(user.createdAt))
+                ON CONFLICT (id) DO NOTHING
+                RETURNING \(unescaped: Columns.list(Columns.user))
+                """,
+                doing: "create the user"
+            )
+            if let row = inserted.first { return try UserRecord(row) }
+            if let existing = try await self.user(id: user.id) { return existing }
+        }
+        throw StoreError(
+            .unavailable,
+            "Could not create the user: it was deleted and created again concurrently. Retrying may help."
+        )
+    }
+
+    public func user(id: String) async throws(StoreError) -> UserRecord? {
+        try await rows(
+            "SELECT \(unescaped: Columns.list(Columns.user)) FROM users WHERE id = \(id)",
+            doing: "read the user"
+        )
+        .first.map { row throws(StoreError) in try UserRecord(row) }
+    }
+
+    public func user(handle: [UInt8]) async throws(StoreError) -> UserRecord? {
+        try await rows(
+            "SELECT \(unescaped: Columns.list(Columns.user)) FROM users WHERE handle = \(handle.bytea)",
+            doing: "read the user"
+        )
+        .first.map { row throws(StoreError) in try UserRecord(row) }
+    }
+
+    public func deleteUser(id: String) async throws(StoreError) -> Bool {
+        // One statement: the user's credentials go by the foreign key's cascade, their flows by the second CTE,
+        // which runs only when the user existed.
+        let result = try await rows(
+            """
+            WITH deleted_user AS (DELETE FROM users WHERE id = \(id) RETURNING id),
+                 deleted_flows AS (DELETE FROM flows WHERE user_id IN (SELECT id FROM deleted_user))
+            SELECT count(*) AS deleted FROM deleted_user
+            """,
+            doing: "delete the user"
+        )
+        guard let row = result.first else { return false }
+        return try RowReader(row, record: "deletion count")("deleted", as: Int64.self) > 0
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import PasskeyStorage
+import PasskeyStorePostgres
+import PostgresNIO
+import Testing
+
+@Suite("PostgreSQL store migrations", .enabled(if: TestDatabase.isConfigured, TestDatabase.skipped))
+struct PostgresMigrationTests {
+    let latest = PostgresPasskeyStore.schemaVersion
+
+    func versions(in schema: TestSchema) async throws -> [Int] {
+        try await schema.execute("SELECT version FROM schema_migrations ORDER BY version").map {
+            try $0.decode(Int.self)
+        }
+    }
+
+    func tables(in schema: TestSchema) async throws -> Set<String> {
+        let rows = try await TestDatabase.execute(
+            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = '\(schema.name)'"
+        )
+        return Set(try rows.map { try $0.decode(String.self) })
+    }
+
+    @Test("a fresh schema is migrated to the latest version")
+    func fresh() async throws {
+        try await TestDatabase.withSchema("fresh") { schema in
+            #expect(try await tables(in: schema).isEmpty)
+            let store = try await schema.connect()
+            await store.shutdown()
+            #expect(try await versions(in: schema) == Array(1...latest))
+            #expect(
+                try await tables(in: schema) == ["schema_migrations", "users", "credentials", "flows", "audit_events"]
+            )
+        }
+    }
+
+    @Test("connecting again applies nothing and keeps the data")
+    func rerun() async throws {
+        try await TestDatabase.withSchema("rerun") { schema in
+            let first = try await schema.connect()
+            let user = UserRecord(
+                id: "user-rerun",
+                handle: Array(repeating: 7, count: 32),
+                name: "ada",
+                displayName: "Ada",
+                createdAt: Date(timeIntervalSince1970: 1_800_000_000)
+            )
+            _ = try await first.createUserIfAbsent(user)
+            await first.shutdown()
+            let second = try await schema.connect()
+            #expect(try await second.user(id: user.id) == user)
+            await second.shutdown()
+            #expect(try await versions(in: schema) == Array(1...latest))
+        }
+    }
+
+    @Test("stores starting at once on an empty schema migrate it once, and both start")
+    func concurrentStart() async throws {
+        try await TestDatabase.withSchema("concurrent") { schema in
+            let stores = try await withThrowingTaskGroup(of: PostgresPasskeyStore.self) { group in
+                for _ in 0..<4 { group.addTask { try await schema.connect() } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(stores.count == 4)
+            for store in stores { await store.shutdown() }
+            #expect(try await versions(in: schema) == Array(1...latest))
+        }
+    }
+
+    @Test("a schema migrated by newer code is refused with a clear error")
+    func futureVersionRefused() async throws {
+        try await TestDatabase.withSchema("future") { schema in
+            try await schema.connect().shutdown()
+            try await schema.execute(
+                "INSERT INTO schema_migrations (version, description) VALUES (\(latest + 1), 'from the future')"
+            )
+            let error = await #expect(throws: StoreError.self) { try await schema.connect() }
+            #expect(error?.code == .unavailable)
+            #expect(error?.reason.contains("version \(latest + 1)") == true, "\(String(describing: error))")
+            #expect(error?.reason.contains("up to \(latest)") == true, "\(String(describing: error))")
+        }
+    }
+
+    @Test("a search path naming no schema is refused with what to fix")
+    func missingSchema() async throws {
+        let url = try #require(TestDatabase.url)
+        let separator = url.contains("?") ? "&" : "?"
+        let error = await #expect(throws: StoreError.self) {
+            try await PostgresPasskeyStore.connect(url: "\(url)\(separator)search_path=passkeys_test_no_such_schema")
+        }
+        #expect(error?.code == .unavailable)
+        #expect(error?.reason.contains("search_path") == true, "\(String(describing: error))")
+    }
+}

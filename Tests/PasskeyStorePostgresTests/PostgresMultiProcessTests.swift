@@ -1,0 +1,313 @@
+import Foundation
+import PasskeyStorage
+import PasskeyStorePostgres
+import Testing
+
+/// Two stores with a connection pool each, as two server processes would have, sharing one database.
+@Suite("PostgreSQL store shared by two processes", .enabled(if: TestDatabase.isConfigured, TestDatabase.skipped))
+struct PostgresMultiProcessTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func bytes(_ count: Int = 32) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
+
+    func withTwoStores(_ purpose: String, _ body: ([PostgresPasskeyStore]) async throws -> Void) async throws {
+        try await TestDatabase.withSchema(purpose) { schema in
+            let stores = [try await schema.connect(), try await schema.connect()]
+            do {
+                try await body(stores)
+            } catch {
+                for store in stores { await store.shutdown() }
+                throw error
+            }
+            for store in stores { await store.shutdown() }
+        }
+    }
+
+    @Test("50 consumers of one challenge across two stores: exactly one succeeds")
+    func consumeChallengeRace() async throws {
+        try await withTwoStores("challenge") { stores in
+            let challenge = Self.bytes()
+            let flow = FlowRecord(
+                id: "flow-race",
+                kind: .authentication,
+                status: .optionsIssued,
+                userID: nil,
+                clientTokenHash: Self.bytes(),
+                challengeHash: challenge,
+                challengeExpiresAt: Self.now + 60,
+                expiresAt: Self.now + 120,
+                createdAt: Self.now,
+                updatedAt: Self.now,
+                payload: []
+            )
+            try await stores[0].createFlow(flow)
+            let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<50 {
+                    let store = stores[index % 2]
+                    group.addTask {
+                        try await store.consumeChallenge(flowID: flow.id, challengeHash: challenge, at: Self.now) != nil
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(winners == 1)
+            let after = try await stores[1].flow(id: flow.id)
+            #expect(after?.status == .verifying && after?.challengeHash == nil)
+        }
+    }
+
+    @Test("50 redemptions of one result across two stores: exactly one succeeds")
+    func redeemResultRace() async throws {
+        try await withTwoStores("redeem") { stores in
+            let token = Self.bytes()
+            let flow = FlowRecord(
+                id: "flow-redeem",
+                kind: .authentication,
+                status: .completed,
+                userID: nil,
+                clientTokenHash: Self.bytes(),
+                resultTokenHash: token,
+                resultExpiresAt: Self.now + 60,
+                expiresAt: Self.now + 120,
+                createdAt: Self.now,
+                updatedAt: Self.now,
+                payload: []
+            )
+            try await stores[0].createFlow(flow)
+            let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<50 {
+                    let store = stores[index % 2]
+                    group.addTask {
+                        try await store.redeemResult(flowID: flow.id, resultTokenHash: token, at: Self.now) != nil
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(winners == 1)
+        }
+    }
+
+    @Test("20 registrations for one user across two stores against a limit of 5: exactly five succeed")
+    func insertCredentialRace() async throws {
+        try await withTwoStores("limit") { stores in
+            let user = try await stores[0].createUserIfAbsent(
+                UserRecord(id: "user-race", handle: Self.bytes(), name: "ada", displayName: "Ada", createdAt: Self.now)
+            )
+            let flow = FlowRecord(
+                id: "flow-limit",
+                kind: .registration,
+                status: .verifying,
+                userID: user.id,
+                clientTokenHash: Self.bytes(),
+                expiresAt: Self.now + 120,
+                createdAt: Self.now,
+                updatedAt: Self.now,
+                payload: []
+            )
+            try await stores[1].createFlow(flow)
+            let outcomes = try await withThrowingTaskGroup(of: StoreError.Code?.self) { group in
+                for index in 0..<20 {
+                    let store = stores[index % 2]
+                    let credential = CredentialRecordRow(
+                        id: Self.bytes(),
+                        userID: user.id,
+                        publicKey: Self.bytes(77),
+                        algorithm: -7,
+                        signCount: 0,
+                        aaguid: "00000000-0000-0000-0000-000000000000",
+                        attestationFormat: "none",
+                        attestationType: "none",
+                        attestationTrusted: false,
+                        transports: ["internal"],
+                        backupEligible: true,
+                        backupState: true,
+                        userVerified: true,
+                        name: "Key \(index)",
+                        nameKey: "key \(index)",
+                        status: .active,
+                        createdAt: Self.now
+                    )
+                    group.addTask {
+                        do throws(StoreError) {
+                            try await store.insertCredential(
+                                credential,
+                                maximumActive: 5,
+                                flowID: flow.id,
+                                flowUpdate: FlowUpdate(status: .completed),
+                                at: Self.now
+                            )
+                            return nil
+                        } catch {
+                            return error.code
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == nil }.count == 5)
+            #expect(outcomes.filter { $0 == .limitReached }.count == 15)
+            #expect(try await stores[0].credentials(userID: user.id).count == 5)
+            #expect(try await stores[1].credentials(userID: user.id).count == 5)
+        }
+    }
+
+    @Test("the same name registered from two stores at once: one succeeds, the other is told the name is taken")
+    func nameRace() async throws {
+        try await withTwoStores("names") { stores in
+            let user = try await stores[0].createUserIfAbsent(
+                UserRecord(id: "user-names", handle: Self.bytes(), name: "ada", displayName: "Ada", createdAt: Self.now)
+            )
+            let flow = FlowRecord(
+                id: "flow-names",
+                kind: .registration,
+                status: .verifying,
+                userID: user.id,
+                clientTokenHash: Self.bytes(),
+                expiresAt: Self.now + 120,
+                createdAt: Self.now,
+                updatedAt: Self.now,
+                payload: []
+            )
+            try await stores[0].createFlow(flow)
+            let outcomes = try await withThrowingTaskGroup(of: StoreError.Code?.self) { group in
+                for index in 0..<10 {
+                    let store = stores[index % 2]
+                    let credential = CredentialRecordRow(
+                        id: Self.bytes(),
+                        userID: user.id,
+                        publicKey: Self.bytes(77),
+                        algorithm: -7,
+                        signCount: 0,
+                        aaguid: "",
+                        attestationFormat: "none",
+                        attestationType: "none",
+                        attestationTrusted: false,
+                        transports: [],
+                        backupEligible: false,
+                        backupState: false,
+                        userVerified: true,
+                        name: "Phone",
+                        nameKey: "phone",
+                        status: index.isMultiple(of: 3) ? .reserved : .active,
+                        reservedUntil: Self.now + 60,
+                        createdAt: Self.now
+                    )
+                    group.addTask {
+                        do throws(StoreError) {
+                            try await store.insertCredential(
+                                credential,
+                                maximumActive: 10,
+                                flowID: flow.id,
+                                flowUpdate: FlowUpdate(),
+                                at: Self.now
+                            )
+                            return nil
+                        } catch {
+                            return error.code
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == nil }.count == 1)
+            #expect(outcomes.filter { $0 == .nameTaken }.count == 9)
+        }
+    }
+
+    @Test("100 audit events appended from two stores at once: distinct sequence numbers, all paged in order")
+    func auditRace() async throws {
+        try await withTwoStores("audit") { stores in
+            let appended = try await withThrowingTaskGroup(of: Int64.self) { group in
+                for index in 0..<100 {
+                    let store = stores[index % 2]
+                    group.addTask {
+                        try await store.appendAuditEvent(
+                            AuditEvent(
+                                time: Self.now,
+                                actor: "system",
+                                action: "test.appended",
+                                details: ["index": "\(index)"]
+                            )
+                        ).sequence
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(Set(appended).count == 100)
+            var paged: [Int64] = []
+            var cursor: Int64 = 0
+            while true {
+                let page = try await stores[1].auditEvents(after: cursor, limit: 7, userID: nil)
+                guard let last = page.last else { break }
+                paged += page.map(\.sequence)
+                cursor = last.sequence
+            }
+            #expect(paged == appended.sorted())
+        }
+    }
+
+    @Test("an insert for a missing user or flow changes nothing")
+    func insertRollsBack() async throws {
+        try await withTwoStores("rollback") { stores in
+            let user = try await stores[0].createUserIfAbsent(
+                UserRecord(
+                    id: "user-rollback",
+                    handle: Self.bytes(),
+                    name: "ada",
+                    displayName: "Ada",
+                    createdAt: Self.now
+                )
+            )
+            let credential = CredentialRecordRow(
+                id: Self.bytes(),
+                userID: user.id,
+                publicKey: Self.bytes(77),
+                algorithm: -7,
+                signCount: 0,
+                aaguid: "",
+                attestationFormat: "none",
+                attestationType: "none",
+                attestationTrusted: false,
+                transports: [],
+                backupEligible: false,
+                backupState: false,
+                userVerified: true,
+                name: "Phone",
+                nameKey: "phone",
+                status: .active,
+                createdAt: Self.now
+            )
+            let noFlow = await #expect(throws: StoreError.self) {
+                try await stores[0].insertCredential(
+                    credential,
+                    maximumActive: 5,
+                    flowID: "flow-missing",
+                    flowUpdate: FlowUpdate(),
+                    at: Self.now
+                )
+            }
+            #expect(noFlow?.code == .notFound)
+            #expect(try await stores[1].credential(id: credential.id) == nil)
+            var stranger = credential
+            stranger.userID = "user-missing"
+            let noUser = await #expect(throws: StoreError.self) {
+                try await stores[0].insertCredential(
+                    stranger,
+                    maximumActive: 5,
+                    flowID: "flow-missing",
+                    flowUpdate: FlowUpdate(),
+                    at: Self.now
+                )
+            }
+            #expect(noUser?.code == .notFound)
+            #expect(
+                try await stores[1].settleReservation(
+                    flowID: "flow-missing",
+                    finalize: true,
+                    flowUpdate: FlowUpdate(),
+                    at: Self.now
+                ) == nil
+            )
+        }
+    }
+}
