@@ -62,7 +62,7 @@ struct ServeCommand: ExecutableCommand {
         do {
             let service = try PasskeyService(configuration: configuration, store: opened.store, logger: logger)
             let application = PasskeyApplication.build(service: service, services: opened.services, logger: logger)
-            var banner = "passkeys serving \(configuration.baseURL) (rpId \(configuration.rpId), database \(configuration.database))\n"
+            var banner = "passkeys serving \(configuration.baseURL) (rpId \(configuration.rpId), database \(configuration.databaseForDisplay))\n"
             if let developmentKey { banner += "development API key (shown once): \(developmentKey)\n" }
             FileHandle.standardOutput.write(Data(banner.utf8))
             try await application.runService()

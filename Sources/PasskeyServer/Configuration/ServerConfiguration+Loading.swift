@@ -32,6 +32,13 @@ extension ServerConfiguration {
         return configuration
     }
 
+    /// The database URL without its password, for messages and logs.
+    public var databaseForDisplay: String {
+        guard var components = URLComponents(string: database), components.password != nil else { return database }
+        components.password = "***"
+        return components.string ?? "(database URL)"
+    }
+
     /// The base URL the server answers on, for messages.
     public var baseURL: String {
         let shown = host == "127.0.0.1" || host == "0.0.0.0" || host == "::" ? "localhost" : host
