@@ -45,7 +45,8 @@ extension PasskeyService {
         guard let userID = flow.userID, let user = try await storage({ try await store.user(id: userID) }) else {
             throw APIError.registrationAttemptExpired
         }
-        let existing = try await storage { try await store.credentials(userID: userID) }
+        // Expired reservations are released: listing them would stop the authenticator that holds one from registering again.
+        let existing = try await storage { try await store.credentials(userID: userID) }.filter { $0.isLive(at: now()) }
         let challenge = try await issueChallenge(flow)
         var builder = CreationOptionsBuilder(relyingPartyID: configuration.rpId, relyingPartyName: configuration.rpName)
         builder.algorithms = configuration.policy.algorithms.map(COSEAlgorithmIdentifier.init(rawValue:))
