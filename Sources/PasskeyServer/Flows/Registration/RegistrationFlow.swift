@@ -87,8 +87,9 @@ extension PasskeyService {
         } catch {
             await markFailed(flow)
             metrics.ceremony("registration", outcome: "failed")
-            await audit("registration.failed", by: caller, userID: userID, subject: flow.id, details: ["code": error.code.rawValue])
-            throw APIError(error)
+            let apiError = APIError(error)
+            await audit("registration.failed", by: caller, userID: userID, subject: flow.id, details: ["code": apiError.code])
+            throw apiError
         }
 
         let time = now()
