@@ -147,6 +147,8 @@ extension ServerConfiguration {
 
     /// Members that may appear although the defaults leave them out.
     private static let optionalMembers: Set<String> = ["policy.authenticatorAttachment"]
+    /// Maps whose keys are data (attestation formats), not settings.
+    private static let openMaps: Set<String> = ["policy.trustAnchors"]
 
     private static func checkKnown(_ object: [String: Any], against defaults: [String: Any], path: String) throws(ConfigurationError) {
         for (key, value) in object {
@@ -155,7 +157,7 @@ extension ServerConfiguration {
                 if optionalMembers.contains(field) { continue }
                 throw ConfigurationError(field: field, "is not a known setting (known here: \(defaults.keys.sorted().joined(separator: ", ")))")
             }
-            if let nested = value as? [String: Any], let knownNested = known as? [String: Any] {
+            if let nested = value as? [String: Any], let knownNested = known as? [String: Any], !openMaps.contains(field) {
                 try checkKnown(nested, against: knownNested, path: field)
             }
         }
