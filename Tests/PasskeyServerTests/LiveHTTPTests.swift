@@ -31,11 +31,15 @@ struct LiveHTTPTests {
     }
 
     @Test func errorsHaveTheirShapeOverHTTP() async throws {
-        let server = try TestServer()
+        let server = try TestServer { $0.limits.maxRequestBodyBytes = 1024 }
         try await server.withLiveAPI { api in
             expectError(try await api.send(.get, "/v1/audit-events"), "UNAUTHENTICATED", .unauthorized)
             expectError(try await api.send(.get, "/nothing"), "NOT_FOUND", .notFound)
             expectError(try await api.backend(.post, "/v1/registrations", json: "{"), "INVALID_REQUEST", .badRequest)
+            let large = #"{"userId": "alice", "userName": "\#(String(repeating: "a", count: 3000))"}"#
+            expectError(try await api.backend(.post, "/v1/registrations", json: large), "PAYLOAD_TOO_LARGE", .contentTooLarge)
+            // The connection is still usable.
+            #expect(try await api.send(.get, "/health").status == .ok)
         }
     }
 

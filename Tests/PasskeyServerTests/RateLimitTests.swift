@@ -80,4 +80,33 @@ struct RateLimitTests {
             #expect(limited.headers[.retryAfter] == "900")
         }
     }
+
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+
+    @Test func behindATrustedProxyTheForwardedAddressIsTheKey() async throws {
+        let server = try TestServer {
+            $0.limits.clientRequestsPerMinute = 1
+            $0.limits.trustForwardedFor = true
+        }
+        try await server.withAPI { api in
+            func options(from address: String) async throws -> APIResponse {
+                try await api.send(.post, Path.registrationOptions("reg_x"), bearer: "pkc_x", headers: [Self.forwardedFor: address])
+            }
+            expectError(try await options(from: "203.0.113.5"), "UNAUTHENTICATED", .unauthorized)
+            expectError(try await options(from: "203.0.113.5"), "RATE_LIMITED", .tooManyRequests)
+            // The first hop is the client; the proxies after it do not matter.
+            expectError(try await options(from: "198.51.100.7, 10.0.0.1"), "UNAUTHENTICATED", .unauthorized)
+            expectError(try await options(from: " 198.51.100.7 , 10.0.0.2"), "RATE_LIMITED", .tooManyRequests)
+        }
+    }
+
+    @Test func withoutATrustedProxyTheForwardedAddressIsIgnored() async throws {
+        let server = try TestServer { $0.limits.clientRequestsPerMinute = 1 }
+        try await server.withAPI { api in
+            let first = try await api.send(.post, Path.registrationOptions("reg_x"), bearer: "pkc_x", headers: [Self.forwardedFor: "203.0.113.5"])
+            expectError(first, "UNAUTHENTICATED", .unauthorized)
+            let second = try await api.send(.post, Path.registrationOptions("reg_x"), bearer: "pkc_x", headers: [Self.forwardedFor: "198.51.100.7"])
+            expectError(second, "RATE_LIMITED", .tooManyRequests)
+        }
+    }
 }
