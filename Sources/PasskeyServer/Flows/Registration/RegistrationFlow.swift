@@ -95,15 +95,15 @@ extension PasskeyService {
         let time = now()
         let existing = try await storage { try await store.credentials(userID: userID) }
         let transports = registration.transports.map(\.rawValue)
+        let defaultName = AuthenticatorNames.defaultName(
+            aaguid: registration.aaguid.description, transports: transports, backupEligible: registration.backupEligible)
         let name: CredentialName
         if let requestedName {
             name = requestedName
         } else {
-            name = try CredentialName(Self.uniqueDefaultName(
-                AuthenticatorNames.defaultName(aaguid: registration.aaguid.description, transports: transports, backupEligible: registration.backupEligible),
-                taken: Set(existing.map(\.nameKey))))
+            name = try CredentialName(Self.uniqueDefaultName(defaultName, taken: Set(existing.map(\.nameKey))))
         }
-        let row = CredentialRecordRow(
+        var row = CredentialRecordRow(
             id: registration.credentialID, userID: userID, publicKey: registration.credentialPublicKey.cborRepresentation,
             algorithm: registration.credentialPublicKey.algorithm.rawValue, signCount: registration.signCount,
             aaguid: registration.aaguid.description, attestationFormat: registration.attestation.format.rawValue,
@@ -115,26 +115,36 @@ extension PasskeyService {
             flowID: flow.id, createdAt: time)
         var completed = state
         completed.credentialID = Base64URL.encode(row.id)
-        do throws(StoreError) {
-            try await store.insertCredential(
-                row, maximumActive: configuration.policy.maxCredentialsPerUser, flowID: flow.id,
-                flowUpdate: FlowUpdate(status: .completed, payload: Self.encodePayload(completed)), at: time)
-        } catch {
-            await markFailed(flow)
-            let apiError: APIError
-            switch error.code {
-            case .credentialExists: apiError = .credentialAlreadyRegistered
-            case .limitReached: apiError = .maxCredentialsReached
-            case .nameTaken: apiError = .credentialNameDuplicate
-            case .unavailable: apiError = .storageUnavailable
-            default: apiError = .internalError
+        var retries = 0
+        while true {
+            do throws(StoreError) {
+                try await store.insertCredential(
+                    row, maximumActive: configuration.policy.maxCredentialsPerUser, flowID: flow.id,
+                    flowUpdate: FlowUpdate(status: .completed, payload: Self.encodePayload(completed)), at: time)
+                break
+            } catch let error where error.code == .nameTaken && requestedName == nil && retries < configuration.policy.maxCredentialsPerUser {
+                // A concurrent registration of this user took the default name: take the next free one.
+                retries += 1
+                let taken = try await storage { try await store.credentials(userID: userID) }
+                let next = try CredentialName(Self.uniqueDefaultName(defaultName, taken: Set(taken.map(\.nameKey))))
+                (row.name, row.nameKey) = (next.value, next.key)
+            } catch {
+                await markFailed(flow)
+                let apiError: APIError
+                switch error.code {
+                case .credentialExists: apiError = .credentialAlreadyRegistered
+                case .limitReached: apiError = .maxCredentialsReached
+                case .nameTaken: apiError = .credentialNameDuplicate
+                case .unavailable: apiError = .storageUnavailable
+                default: apiError = .internalError
+                }
+                await audit("registration.failed", by: caller, userID: userID, subject: flow.id, details: ["code": apiError.code])
+                throw apiError
             }
-            await audit("registration.failed", by: caller, userID: userID, subject: flow.id, details: ["code": apiError.code])
-            throw apiError
         }
         metrics.ceremony("registration", outcome: "succeeded")
         await audit("registration.completed", by: caller, userID: userID, subject: completed.credentialID, details: [
-            "flow": flow.id, "name": name.value, "aaguid": row.aaguid, "attestationFormat": row.attestationFormat, "status": row.status.rawValue,
+            "flow": flow.id, "name": row.name, "aaguid": row.aaguid, "attestationFormat": row.attestationFormat, "status": row.status.rawValue,
         ])
         return CredentialResponse(row)
     }
