@@ -182,4 +182,28 @@ struct SQLiteStoreTests {
             #expect(try await api.credentials(of: "alice").count == 3)
         }
     }
+
+    /// Devices of one user registering at the same moment all get a default name, each a different one; none is
+    /// refused for a name the user never chose.
+    @Test(arguments: StoreKind.allCases)
+    func concurrentRegistrationsGetDistinctDefaultNames(_ kind: StoreKind) async throws {
+        try await Self.withServer(kind) { server, api in
+            var prepared: [(RegistrationAttempt, RegistrationResponseJSON)] = []
+            for _ in 0..<8 {
+                let attempt = try await api.createRegistration(NewRegistration(userId: "alice"))
+                var device = TestAuthenticator()
+                prepared.append((attempt, try api.registrationResponse(try await api.registrationOptions(attempt), authenticator: &device)))
+            }
+            let ready = prepared
+            let results = try await withThrowingTaskGroup(of: APIResponse.self) { group in
+                for (attempt, response) in ready {
+                    group.addTask { try await api.completeRegistration(attempt, response) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.allSatisfy { $0.status == .created }, "\(results.filter { $0.status != .created })")
+            let names = try await api.credentials(of: "alice").map(\.name)
+            #expect(Set(names) == Set(["Passkey"] + (2...8).map { "Passkey \($0)" }))
+        }
+    }
 }
