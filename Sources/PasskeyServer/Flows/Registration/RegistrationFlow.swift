@@ -181,7 +181,13 @@ extension PasskeyService {
         let settled = try await storage {
             try await store.settleReservation(flowID: flowID, finalize: finalize, flowUpdate: FlowUpdate(status: finalize ? .finalized : .aborted), at: now())
         }
-        guard settled != nil else { throw finalize ? .reservationExpired : .registrationAttemptConflict("Nothing is reserved for this attempt any more.") }
+        guard settled != nil else {
+            // A concurrent finalize or abort may have settled it first; only an unsettled attempt has expired.
+            if let current = try await storage({ try await store.flow(id: flowID) }), current.status == .finalized || current.status == .aborted {
+                throw .registrationAttemptConflict("This registration attempt was already \(current.status.rawValue).")
+            }
+            throw finalize ? .reservationExpired : .registrationAttemptConflict("Nothing is reserved for this attempt any more.")
+        }
         await audit(finalize ? "registration.finalized" : "registration.aborted", by: caller, userID: flow.userID, subject: state.credentialID)
         return try await registrationStatus(flowID: flowID)
     }
