@@ -206,4 +206,47 @@ struct SQLiteStoreTests {
             #expect(Set(names) == Set(["Passkey"] + (2...8).map { "Passkey \($0)" }))
         }
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func concurrentRedemptionsOfOneResultHaveOneWinner(_ kind: StoreKind) async throws {
+        try await Self.withServer(kind) { server, api in
+            var phone = TestAuthenticator()
+            try await api.enroll("alice", authenticator: &phone)
+            let (session, options) = try await api.signInSession(userID: "alice")
+            let token = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone)).expect(.ok, SignInCompletion.self).resultToken
+            let results = try await withThrowingTaskGroup(of: APIResponse.self) { group in
+                for _ in 0..<Self.contenders {
+                    group.addTask { try await api.redeem(session, token) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.filter { $0.status == .ok }.count == 1)
+            for loser in results where loser.status != .ok {
+                expectError(loser, "RESULT_ALREADY_REDEEMED", .conflict)
+            }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aReservationIsFinalizedOrAbortedNotBoth(_ kind: StoreKind) async throws {
+        try await Self.withServer(kind) { server, api in
+            var phone = TestAuthenticator()
+            let attempt = try await ExplicitFinalizeTests.reserve(api, &phone)
+            let id = attempt.registrationAttemptId
+            let results = try await withThrowingTaskGroup(of: APIResponse.self) { group in
+                for index in 0..<20 {
+                    group.addTask { try await api.backend(.post, "/v1/registrations/\(id)/\(index.isMultiple(of: 2) ? "finalize" : "abort")") }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let winners = results.filter { $0.status == .ok }
+            #expect(winners.count == 1)
+            for loser in results where loser.status != .ok {
+                expectError(loser, "REGISTRATION_ATTEMPT_CONFLICT", .conflict)
+            }
+            let outcome = try #require(winners.first).decode(RegistrationStatusView.self).status
+            let credentials = try await api.credentials(of: "alice")
+            #expect(credentials.map(\.status) == (outcome == "finalized" ? ["active"] : []))
+        }
+    }
 }
