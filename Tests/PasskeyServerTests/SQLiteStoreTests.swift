@@ -249,4 +249,43 @@ struct SQLiteStoreTests {
             #expect(credentials.map(\.status) == (outcome == "finalized" ? ["active"] : []))
         }
     }
+
+    /// Runs `count` copies of `call` at once.
+    static func race(_ count: Int, _ call: @escaping @Sendable () async throws -> APIResponse) async throws -> [APIResponse] {
+        try await withThrowingTaskGroup(of: APIResponse.self) { group in
+            for _ in 0..<count { group.addTask { try await call() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func concurrentManagementCallsHaveOneWinner(_ kind: StoreKind) async throws {
+        try await Self.withServer(kind) { server, api in
+            var phone = TestAuthenticator()
+            var laptop = TestAuthenticator()
+            var key = TestAuthenticator()
+            let phoneCredential = try await api.enroll("alice", authenticator: &phone)
+            let laptopCredential = try await api.enroll("alice", authenticator: &laptop)
+            let keyCredential = try await api.enroll("alice", authenticator: &key)
+
+            // Two passkeys renamed to one name at once: one gets it.
+            let renames = try await withThrowingTaskGroup(of: APIResponse.self) { group in
+                for credential in [phoneCredential, laptopCredential] {
+                    group.addTask { try await api.backend(.patch, Path.credential(credential.credentialId), body: Rename(name: "Mine")) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(renames.filter { $0.status == .ok }.count == 1)
+            for loser in renames where loser.status != .ok { expectError(loser, "CREDENTIAL_NAME_DUPLICATE", .conflict) }
+
+            let revocations = try await Self.race(20) { try await api.backend(.delete, Path.credential(keyCredential.credentialId)) }
+            #expect(revocations.filter { $0.status == .noContent }.count == 1)
+            for loser in revocations where loser.status != .noContent { expectError(loser, "CREDENTIAL_INACTIVE", .forbidden) }
+            #expect(try await api.auditEvents(query: "?limit=500").events.filter { $0.action == "credential.revoked" }.count == 1)
+
+            let deletions = try await Self.race(20) { try await api.backend(.delete, "/v1/users/alice") }
+            #expect(deletions.filter { $0.status == .noContent }.count == 1)
+            for loser in deletions where loser.status != .noContent { expectError(loser, "NOT_FOUND", .notFound) }
+        }
+    }
 }
