@@ -28,7 +28,7 @@ struct AuditTests {
         let options = try await api.registrationOptions(attempt)
         secrets.add("challenge", options.challenge.base64URL)
         let bad = try phone.registrationResponse(challenge: options.challenge.bytes, origin: "https://evil.example", rpID: api.server.rpID)
-        #expect(try await api.completeRegistration(attempt, bad).status == .badRequest)
+        expectError(try await api.completeRegistration(attempt, bad), "ORIGIN_NOT_ALLOWED", .badRequest)
         let retry = try await api.registrationOptions(attempt)
         secrets.add("challenge", retry.challenge.base64URL)
         _ = try await api.completeRegistration(attempt, try api.registrationResponse(retry, authenticator: &phone)).expect(.created, CredentialView.self)
