@@ -127,6 +127,7 @@ let package = Package(
             dependencies: [
                 "PasskeyServer",
                 "PasskeyStorage",
+                "PasskeyStoreSQLite",
                 "PasskeyTesting",
                 "WebAuthn",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -18,7 +18,13 @@ extension ServerConfiguration {
                 throw ConfigurationError(field: "--config", "names a file that cannot be read: \(file)")
             }
             configuration = try ServerConfiguration(jsonData: data)
-            if let effectivePort { configuration.port = effectivePort }
+            if let effectivePort {
+                // Web origins the file left to their default follow the port the server listens on.
+                if configuration.webOrigins == ServerConfiguration(port: configuration.port).webOrigins {
+                    configuration.webOrigins = ServerConfiguration(port: effectivePort).webOrigins
+                }
+                configuration.port = effectivePort
+            }
         } else {
             configuration = ServerConfiguration(port: effectivePort ?? 8080)
         }

@@ -147,6 +147,12 @@ extension ServerConfiguration {
 
     /// Members that may appear although the defaults leave them out.
     private static let optionalMembers: Set<String> = ["policy.authenticatorAttachment"]
+    /// Maps whose keys are data (attestation formats), not settings.
+    private static let openMaps: Set<String> = ["policy.trustAnchors"]
+    /// The members of the objects in list settings (the defaults' lists are empty, so they cannot show them).
+    private static let elementMembers: [String: Set<String>] = [
+        "appleApps": ["teamId", "bundleId"], "androidApps": ["packageName", "sha256CertFingerprints"], "apiKeys": ["name", "key", "sha256"],
+    ]
 
     private static func checkKnown(_ object: [String: Any], against defaults: [String: Any], path: String) throws(ConfigurationError) {
         for (key, value) in object {
@@ -155,8 +161,16 @@ extension ServerConfiguration {
                 if optionalMembers.contains(field) { continue }
                 throw ConfigurationError(field: field, "is not a known setting (known here: \(defaults.keys.sorted().joined(separator: ", ")))")
             }
-            if let nested = value as? [String: Any], let knownNested = known as? [String: Any] {
+            if let nested = value as? [String: Any], let knownNested = known as? [String: Any], !openMaps.contains(field) {
                 try checkKnown(nested, against: knownNested, path: field)
+            }
+            if let elements = value as? [Any], let members = elementMembers[field] {
+                for case (let index, let element as [String: Any]) in elements.enumerated() {
+                    if let unknown = element.keys.sorted().first(where: { !members.contains($0) }) {
+                        throw ConfigurationError(
+                            field: "\(field)[\(index)].\(unknown)", "is not a known setting (known here: \(members.sorted().joined(separator: ", ")))")
+                    }
+                }
             }
         }
     }

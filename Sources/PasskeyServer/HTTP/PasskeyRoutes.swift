@@ -1,6 +1,7 @@
 import Foundation
 public import HTTPTypes
 import Hummingbird
+import PasskeyStorage
 
 /// Every endpoint of DESIGN §3 that this server implements.
 public enum PasskeyRoutes {
@@ -66,7 +67,9 @@ public enum PasskeyRoutes {
                 JSONBody.response(try await s.registrationOptions(flowID: try call.parameter("registrationAttemptId"), clientToken: call.bearerToken))
             },
             Route(.post, "/v1/client/registrations/{registrationAttemptId}/complete", .client) { request, _, call in
-                JSONBody.response(try await s.completeRegistration(
+                // The token is checked before the body is read, so a caller without one learns nothing from validation.
+                _ = try await s.authorizeClient(flowID: try call.parameter("registrationAttemptId"), token: call.bearerToken, kind: .registration)
+                return JSONBody.response(try await s.completeRegistration(
                     flowID: try call.parameter("registrationAttemptId"), clientToken: call.bearerToken,
                     request: try await call.body(CompleteRegistrationRequest.self, request), by: call.caller), status: .created)
             },
@@ -74,7 +77,8 @@ public enum PasskeyRoutes {
                 JSONBody.response(try await s.authenticationOptions(flowID: try call.parameter("biometricPasskeySessionId"), clientToken: call.bearerToken))
             },
             Route(.post, "/v1/client/authentications/{biometricPasskeySessionId}/complete", .client) { request, _, call in
-                JSONBody.response(try await s.completeAuthentication(
+                _ = try await s.authorizeClient(flowID: try call.parameter("biometricPasskeySessionId"), token: call.bearerToken, kind: .authentication)
+                return JSONBody.response(try await s.completeAuthentication(
                     flowID: try call.parameter("biometricPasskeySessionId"), clientToken: call.bearerToken,
                     request: try await call.body(CompleteAuthenticationRequest.self, request), by: call.caller))
             },

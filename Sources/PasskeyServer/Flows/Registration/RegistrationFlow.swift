@@ -45,7 +45,8 @@ extension PasskeyService {
         guard let userID = flow.userID, let user = try await storage({ try await store.user(id: userID) }) else {
             throw APIError.registrationAttemptExpired
         }
-        let existing = try await storage { try await store.credentials(userID: userID) }
+        // Expired reservations are released: listing them would stop the authenticator that holds one from registering again.
+        let existing = try await storage { try await store.credentials(userID: userID) }.filter { $0.isLive(at: now()) }
         let challenge = try await issueChallenge(flow)
         var builder = CreationOptionsBuilder(relyingPartyID: configuration.rpId, relyingPartyName: configuration.rpName)
         builder.algorithms = configuration.policy.algorithms.map(COSEAlgorithmIdentifier.init(rawValue:))
@@ -86,22 +87,23 @@ extension PasskeyService {
         } catch {
             await markFailed(flow)
             metrics.ceremony("registration", outcome: "failed")
-            await audit("registration.failed", by: caller, userID: userID, subject: flow.id, details: ["code": error.code.rawValue])
-            throw APIError(error)
+            let apiError = APIError(error)
+            await audit("registration.failed", by: caller, userID: userID, subject: flow.id, details: ["code": apiError.code])
+            throw apiError
         }
 
         let time = now()
         let existing = try await storage { try await store.credentials(userID: userID) }
         let transports = registration.transports.map(\.rawValue)
+        let defaultName = AuthenticatorNames.defaultName(
+            aaguid: registration.aaguid.description, transports: transports, backupEligible: registration.backupEligible)
         let name: CredentialName
         if let requestedName {
             name = requestedName
         } else {
-            name = try CredentialName(Self.uniqueDefaultName(
-                AuthenticatorNames.defaultName(aaguid: registration.aaguid.description, transports: transports, backupEligible: registration.backupEligible),
-                taken: Set(existing.map(\.nameKey))))
+            name = try CredentialName(Self.uniqueDefaultName(defaultName, taken: Set(existing.map(\.nameKey))))
         }
-        let row = CredentialRecordRow(
+        var row = CredentialRecordRow(
             id: registration.credentialID, userID: userID, publicKey: registration.credentialPublicKey.cborRepresentation,
             algorithm: registration.credentialPublicKey.algorithm.rawValue, signCount: registration.signCount,
             aaguid: registration.aaguid.description, attestationFormat: registration.attestation.format.rawValue,
@@ -113,26 +115,36 @@ extension PasskeyService {
             flowID: flow.id, createdAt: time)
         var completed = state
         completed.credentialID = Base64URL.encode(row.id)
-        do throws(StoreError) {
-            try await store.insertCredential(
-                row, maximumActive: configuration.policy.maxCredentialsPerUser, flowID: flow.id,
-                flowUpdate: FlowUpdate(status: .completed, payload: Self.encodePayload(completed)), at: time)
-        } catch {
-            await markFailed(flow)
-            let apiError: APIError
-            switch error.code {
-            case .credentialExists: apiError = .credentialAlreadyRegistered
-            case .limitReached: apiError = .maxCredentialsReached
-            case .nameTaken: apiError = .credentialNameDuplicate
-            case .unavailable: apiError = .storageUnavailable
-            default: apiError = .internalError
+        var retries = 0
+        while true {
+            do throws(StoreError) {
+                try await store.insertCredential(
+                    row, maximumActive: configuration.policy.maxCredentialsPerUser, flowID: flow.id,
+                    flowUpdate: FlowUpdate(status: .completed, payload: Self.encodePayload(completed)), at: time)
+                break
+            } catch let error where error.code == .nameTaken && requestedName == nil && retries < configuration.policy.maxCredentialsPerUser {
+                // A concurrent registration of this user took the default name: take the next free one.
+                retries += 1
+                let taken = try await storage { try await store.credentials(userID: userID) }
+                let next = try CredentialName(Self.uniqueDefaultName(defaultName, taken: Set(taken.map(\.nameKey))))
+                (row.name, row.nameKey) = (next.value, next.key)
+            } catch {
+                await markFailed(flow)
+                let apiError: APIError
+                switch error.code {
+                case .credentialExists: apiError = .credentialAlreadyRegistered
+                case .limitReached: apiError = .maxCredentialsReached
+                case .nameTaken: apiError = .credentialNameDuplicate
+                case .unavailable: apiError = .storageUnavailable
+                default: apiError = .internalError
+                }
+                await audit("registration.failed", by: caller, userID: userID, subject: flow.id, details: ["code": apiError.code])
+                throw apiError
             }
-            await audit("registration.failed", by: caller, userID: userID, subject: flow.id, details: ["code": apiError.code])
-            throw apiError
         }
         metrics.ceremony("registration", outcome: "succeeded")
         await audit("registration.completed", by: caller, userID: userID, subject: completed.credentialID, details: [
-            "flow": flow.id, "name": name.value, "aaguid": row.aaguid, "attestationFormat": row.attestationFormat, "status": row.status.rawValue,
+            "flow": flow.id, "name": row.name, "aaguid": row.aaguid, "attestationFormat": row.attestationFormat, "status": row.status.rawValue,
         ])
         return CredentialResponse(row)
     }
@@ -169,7 +181,13 @@ extension PasskeyService {
         let settled = try await storage {
             try await store.settleReservation(flowID: flowID, finalize: finalize, flowUpdate: FlowUpdate(status: finalize ? .finalized : .aborted), at: now())
         }
-        guard settled != nil else { throw finalize ? .reservationExpired : .registrationAttemptConflict("Nothing is reserved for this attempt any more.") }
+        guard settled != nil else {
+            // A concurrent finalize or abort may have settled it first; only an unsettled attempt has expired.
+            if let current = try await storage({ try await store.flow(id: flowID) }), current.status == .finalized || current.status == .aborted {
+                throw .registrationAttemptConflict("This registration attempt was already \(current.status.rawValue).")
+            }
+            throw finalize ? .reservationExpired : .registrationAttemptConflict("Nothing is reserved for this attempt any more.")
+        }
         await audit(finalize ? "registration.finalized" : "registration.aborted", by: caller, userID: flow.userID, subject: state.credentialID)
         return try await registrationStatus(flowID: flowID)
     }

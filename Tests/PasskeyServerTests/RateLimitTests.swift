@@ -1,0 +1,112 @@
+import Foundation
+import HTTPTypes
+import PasskeyServer
+import PasskeyTesting
+import Testing
+import WebAuthn
+
+/// `RATE_LIMITED` with `Retry-After`: client API requests per minute, and failed sign-ins per credential and per IP.
+struct RateLimitTests {
+    @Test func clientRequestsPerMinuteAreLimited() async throws {
+        let server = try TestServer { $0.limits.clientRequestsPerMinute = 3 }
+        try await server.withAPI { api in
+            let attempt = try await api.createRegistration(NewRegistration(userId: "alice"))
+            let path = Path.registrationOptions(attempt.registrationAttemptId)
+            for _ in 0..<3 {
+                #expect(try await api.client(.post, path, token: attempt.clientToken).status == .ok)
+            }
+            server.clock.advance(by: 20)
+            let limited = try await api.client(.post, path, token: attempt.clientToken)
+            expectError(limited, "RATE_LIMITED", .tooManyRequests, retryable: true)
+            #expect(limited.headers[.retryAfter] == "40")
+            // Whatever the route or token: the limit is per client address.
+            expectError(try await api.client(.post, Path.authenticationOptions("auth_x"), token: "pkc_x"), "RATE_LIMITED", .tooManyRequests)
+            // The backend API is not limited by it.
+            #expect(try await api.backend(.get, Path.registration(attempt.registrationAttemptId)).status == .ok)
+
+            server.clock.advance(by: 40)
+            #expect(try await api.client(.post, path, token: attempt.clientToken).status == .ok)
+        }
+    }
+
+    @Test func failedSignInsPerCredentialAreLimited() async throws {
+        let server = try TestServer {
+            $0.limits.failedAssertionsPerCredential = 2
+            $0.limits.failureWindowSeconds = 600
+        }
+        try await server.withAPI { api in
+            var phone = TestAuthenticator()
+            var laptop = TestAuthenticator()
+            try await api.enroll("alice", authenticator: &phone)
+            try await api.enroll("alice", authenticator: &laptop)
+            let (session, _) = try await api.signInSession(userID: "alice")
+            for _ in 0..<2 {
+                let options = try await api.authenticationOptions(session)
+                var response = api.assertion(options, authenticator: &phone)
+                response.response.signature.bytes[8] ^= 0xFF
+                expectError(try await api.completeSignIn(session, response), "ASSERTION_INVALID", .badRequest)
+            }
+            server.clock.advance(by: 100)
+            // Now even a good response of that credential is refused, before its challenge is spent.
+            let options = try await api.authenticationOptions(session)
+            let good = api.assertion(options, authenticator: &phone)
+            let limited = try await api.completeSignIn(session, good)
+            expectError(limited, "RATE_LIMITED", .tooManyRequests, retryable: true)
+            #expect(limited.headers[.retryAfter] == "500")
+            // Another credential of the same user is not limited, and uses the same challenge.
+            #expect(try await api.completeSignIn(session, api.assertion(options, authenticator: &laptop)).status == .ok)
+
+            server.clock.advance(by: 500)
+            _ = try await api.signIn(userID: "alice", authenticator: &phone)
+        }
+    }
+
+    @Test func failedSignInsPerAddressAreLimited() async throws {
+        let server = try TestServer {
+            $0.limits.failedAssertionsPerIP = 2
+        }
+        try await server.withAPI { api in
+            var phone = TestAuthenticator()
+            try await api.enroll("alice", authenticator: &phone)
+            let (session, _) = try await api.signInSession(userID: nil)
+            for _ in 0..<2 {
+                let options = try await api.authenticationOptions(session)
+                var stranger = TestAuthenticator()
+                expectError(try await api.completeSignIn(session, api.assertion(options, authenticator: &stranger)), "CREDENTIAL_NOT_FOUND", .notFound)
+            }
+            let options = try await api.authenticationOptions(session)
+            let limited = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone))
+            expectError(limited, "RATE_LIMITED", .tooManyRequests, retryable: true)
+            #expect(limited.headers[.retryAfter] == "900")
+        }
+    }
+
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+
+    @Test func behindATrustedProxyTheForwardedAddressIsTheKey() async throws {
+        let server = try TestServer {
+            $0.limits.clientRequestsPerMinute = 1
+            $0.limits.trustForwardedFor = true
+        }
+        try await server.withAPI { api in
+            func options(from address: String) async throws -> APIResponse {
+                try await api.send(.post, Path.registrationOptions("reg_x"), bearer: "pkc_x", headers: [Self.forwardedFor: address])
+            }
+            expectError(try await options(from: "203.0.113.5"), "UNAUTHENTICATED", .unauthorized)
+            expectError(try await options(from: "203.0.113.5"), "RATE_LIMITED", .tooManyRequests)
+            // The first hop is the client; the proxies after it do not matter.
+            expectError(try await options(from: "198.51.100.7, 10.0.0.1"), "UNAUTHENTICATED", .unauthorized)
+            expectError(try await options(from: " 198.51.100.7 , 10.0.0.2"), "RATE_LIMITED", .tooManyRequests)
+        }
+    }
+
+    @Test func withoutATrustedProxyTheForwardedAddressIsIgnored() async throws {
+        let server = try TestServer { $0.limits.clientRequestsPerMinute = 1 }
+        try await server.withAPI { api in
+            let first = try await api.send(.post, Path.registrationOptions("reg_x"), bearer: "pkc_x", headers: [Self.forwardedFor: "203.0.113.5"])
+            expectError(first, "UNAUTHENTICATED", .unauthorized)
+            let second = try await api.send(.post, Path.registrationOptions("reg_x"), bearer: "pkc_x", headers: [Self.forwardedFor: "198.51.100.7"])
+            expectError(second, "RATE_LIMITED", .tooManyRequests)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import PasskeyServer
+import PasskeyStorage
+import Synchronization
+
+/// A ``MemoryPasskeyStore`` that fails on demand, as a database that goes away or holds damaged rows would.
+final class FailingStore: PasskeyStore {
+    private let base = MemoryPasskeyStore()
+    private let failure = Mutex<StoreError?>(nil)
+
+    /// From now on every operation throws `error` (nil: work again).
+    func fail(with error: StoreError?) {
+        failure.withLock { $0 = error }
+    }
+
+    private func check() throws(StoreError) {
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    func createUserIfAbsent(_ user: UserRecord) async throws(StoreError) -> UserRecord {
+        try check()
+        return try await base.createUserIfAbsent(user)
+    }
+
+    func user(id: String) async throws(StoreError) -> UserRecord? {
+        try check()
+        return await base.user(id: id)
+    }
+
+    func user(handle: [UInt8]) async throws(StoreError) -> UserRecord? {
+        try check()
+        return await base.user(handle: handle)
+    }
+
+    func deleteUser(id: String) async throws(StoreError) -> Bool {
+        try check()
+        return await base.deleteUser(id: id)
+    }
+
+    func credential(id: [UInt8]) async throws(StoreError) -> CredentialRecordRow? {
+        try check()
+        return await base.credential(id: id)
+    }
+
+    func credentials(userID: String) async throws(StoreError) -> [CredentialRecordRow] {
+        try check()
+        return await base.credentials(userID: userID)
+    }
+
+    func renameCredential(id: [UInt8], name: String, nameKey: String, at time: Date) async throws(StoreError) -> CredentialRecordRow? {
+        try check()
+        return try await base.renameCredential(id: id, name: name, nameKey: nameKey, at: time)
+    }
+
+    func recordCredentialUse(id: [UInt8], signCount: UInt32, backupState: Bool, at time: Date) async throws(StoreError) {
+        try check()
+        await base.recordCredentialUse(id: id, signCount: signCount, backupState: backupState, at: time)
+    }
+
+    func revokeCredential(id: [UInt8], at time: Date) async throws(StoreError) -> CredentialRecordRow? {
+        try check()
+        return await base.revokeCredential(id: id, at: time)
+    }
+
+    func createFlow(_ flow: FlowRecord) async throws(StoreError) {
+        try check()
+        try await base.createFlow(flow)
+    }
+
+    func flow(id: String) async throws(StoreError) -> FlowRecord? {
+        try check()
+        return await base.flow(id: id)
+    }
+
+    func updateFlow(id: String, expectedStatuses: Set<FlowStatus>, at time: Date, update: FlowUpdate) async throws(StoreError) -> FlowRecord? {
+        try check()
+        return await base.updateFlow(id: id, expectedStatuses: expectedStatuses, at: time, update: update)
+    }
+
+    func consumeChallenge(flowID: String, challengeHash: [UInt8], at time: Date) async throws(StoreError) -> FlowRecord? {
+        try check()
+        return await base.consumeChallenge(flowID: flowID, challengeHash: challengeHash, at: time)
+    }
+
+    func redeemResult(flowID: String, resultTokenHash: [UInt8], at time: Date) async throws(StoreError) -> FlowRecord? {
+        try check()
+        return await base.redeemResult(flowID: flowID, resultTokenHash: resultTokenHash, at: time)
+    }
+
+    func insertCredential(
+        _ credential: CredentialRecordRow, maximumActive: Int, flowID: String, flowUpdate: FlowUpdate, at time: Date
+    ) async throws(StoreError) {
+        try check()
+        try await base.insertCredential(credential, maximumActive: maximumActive, flowID: flowID, flowUpdate: flowUpdate, at: time)
+    }
+
+    func settleReservation(flowID: String, finalize: Bool, flowUpdate: FlowUpdate, at time: Date) async throws(StoreError) -> CredentialRecordRow? {
+        try check()
+        return await base.settleReservation(flowID: flowID, finalize: finalize, flowUpdate: flowUpdate, at: time)
+    }
+
+    @discardableResult
+    func appendAuditEvent(_ event: AuditEvent) async throws(StoreError) -> AuditEvent {
+        try check()
+        return await base.appendAuditEvent(event)
+    }
+
+    func auditEvents(after: Int64, limit: Int, userID: String?) async throws(StoreError) -> [AuditEvent] {
+        try check()
+        return await base.auditEvents(after: after, limit: limit, userID: userID)
+    }
+}
