@@ -196,6 +196,7 @@ extension FastJSON {
             guard depth <= FastJSON.maximumDepth else { return nil }
             position += 1
             var members = [Member]()
+            members.reserveCapacity(8)
             skipWhitespace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
                 position += 1
@@ -284,14 +285,15 @@ extension FastJSON {
 
         /// At `"`: a string without escapes or control characters, whose bytes are valid UTF-8.
         mutating func scanString() -> (Range<Int>, isASCII: Bool)? {
-            position += 1
-            let start = position
+            let start = position + 1
+            var index = start
             var nonASCII: UInt8 = 0
-            while position < bytes.count {
-                let byte = bytes[position]
+            let count = bytes.count
+            while index < count {
+                let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
-                    let range = start..<position
-                    position += 1
+                    let range = start..<index
+                    position = index + 1
                     if nonASCII & 0x80 != 0 {
                         guard String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) != nil else { return nil }
                         return (range, false)
@@ -300,7 +302,7 @@ extension FastJSON {
                 }
                 if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
                 nonASCII |= byte
-                position += 1
+                index += 1
             }
             return nil
         }
