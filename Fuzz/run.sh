@@ -13,6 +13,9 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
+# The Swift runtime's backtracer reads memory in a way AddressSanitizer reports as a second, unrelated error;
+# libFuzzer prints the stack of a crash itself.
+export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
 cd "$here"
 all_targets=(FuzzCBOR FuzzAuthenticatorData FuzzAttestationObject FuzzJSONFastPath FuzzRegistrationJSON FuzzAuthenticationJSON)
 build_flags=(-c debug -Xswiftc -sanitize=fuzzer,address)
@@ -50,11 +53,17 @@ else
 fi
 mkdir -p corpus/artifacts
 
+failed=()
 for target in "${targets[@]}"; do
     mkdir -p "corpus/$target"
     echo "== $target for ${seconds}s"
     # -timeout: an input slower than 10 s is reported as a hang; -rss_limit_mb bounds memory.
+    # A target that finds a crash stops; the others still run, and the script fails at the end.
     "$bin/$target" "corpus/$target" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
-        -artifact_prefix="corpus/artifacts/$target-"
+        -artifact_prefix="corpus/artifacts/$target-" || failed+=("$target")
 done
+if [[ ${#failed[@]} -gt 0 ]]; then
+    echo "Found a crash, leak or time-out in: ${failed[*]} (inputs in Fuzz/corpus/artifacts/)." >&2
+    exit 1
+fi

@@ -326,9 +326,10 @@ extension FastJSON {
             let start = position
             var value = 0
             while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
+                // Give up before a 19th digit: 18 digits always fit in Int, 19 may overflow.
+                guard position - start < 18 else { return nil }
                 value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
                 position += 1
-                guard position - start <= 18 else { return nil }
             }
             let digits = position - start
             guard digits > 0 else { return nil }
