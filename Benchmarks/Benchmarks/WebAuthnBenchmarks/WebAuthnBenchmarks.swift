@@ -8,7 +8,7 @@ import WebAuthn
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.throughput, .wallClock, .mallocCountTotal],
-        timeUnits: .microseconds,
+        timeUnits: .nanoseconds,
         units: [.throughput: .count],
         warmupIterations: 20,
         maxDuration: .seconds(3),

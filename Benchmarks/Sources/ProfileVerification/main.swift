@@ -4,7 +4,8 @@ import WebAuthn
 
 // Runs one verification in a loop, for instruction-level profiling outside the benchmark harness
 // (see docs/benchmarks.md): ProfileVerification auth|raw|none|self|x5c es256|eddsa|rs256 ITERATIONS
-// `auth` and `raw` stay on the main thread and never start the concurrency runtime, which valgrind handles badly.
+// `auth` and `raw` never start the concurrency runtime (valgrind 3.19 crashed on an async top level); the
+// registration modes run their loop in one detached task.
 let arguments = CommandLine.arguments
 let kind = arguments.count > 1 ? arguments[1] : "auth"
 let algorithmName = arguments.count > 2 ? arguments[2] : "es256"
