@@ -27,10 +27,15 @@ public struct CollectedClientData: Sendable, Hashable {
             throw WebAuthnError(.inputTooLarge, "clientDataJSON of \(bytes.count) bytes exceeds the limit of \(Self.maximumSize).")
         }
         let decoded: Wire
-        do {
-            decoded = try JSONDecoder().decode(Wire.self, from: Data(bytes))
-        } catch {
-            throw WebAuthnError(.malformedClientData, "clientDataJSON is not a JSON object with string members type, challenge and origin: \(JSONErrorText.describe(error)).")
+        if let fast = Wire(fastJSON: bytes) {
+            // The common shape, decoded without JSONDecoder (see FastJSON); anything else goes through it.
+            decoded = fast
+        } else {
+            do {
+                decoded = try JSONDecoder().decode(Wire.self, from: Data(bytes))
+            } catch {
+                throw WebAuthnError(.malformedClientData, "clientDataJSON is not a JSON object with string members type, challenge and origin: \(JSONErrorText.describe(error)).")
+            }
         }
         type = decoded.type
         challenge = decoded.challenge
@@ -48,6 +53,31 @@ public struct CollectedClientData: Sendable, Hashable {
         let crossOrigin: Bool?
         let topOrigin: String?
         let tokenBinding: LegacyTolerantTokenBinding?
+
+        /// The fast path: nil (decode with JSONDecoder) unless the input is in FastJSON's subset, has the
+        /// members of the right types, and has no `tokenBinding` member (rare, and left to JSONDecoder).
+        init?(fastJSON bytes: [UInt8]) {
+            guard let wire = FastJSON.withObject(bytes, { json, members -> Wire? in
+                guard let type = json.requiredString("type", in: members),
+                      let challenge = json.requiredString("challenge", in: members),
+                      let origin = json.requiredString("origin", in: members),
+                      let crossOrigin = json.optionalBool("crossOrigin", in: members),
+                      let topOrigin = json.optionalString("topOrigin", in: members),
+                      json.member("tokenBinding", in: members) == nil
+                else { return nil }
+                return Wire(type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin, tokenBinding: nil)
+            }) else { return nil }
+            self = wire
+        }
+
+        init(type: String, challenge: String, origin: String, crossOrigin: Bool?, topOrigin: String?, tokenBinding: LegacyTolerantTokenBinding?) {
+            self.type = type
+            self.challenge = challenge
+            self.origin = origin
+            self.crossOrigin = crossOrigin
+            self.topOrigin = topOrigin
+            self.tokenBinding = tokenBinding
+        }
     }
 
     /// Some pre-standard clients sent `tokenBinding` as a bare string (such as "unused"); it carries no binding

@@ -26,33 +26,78 @@ public enum Base64URL {
     /// Decodes unpadded base64url. Trailing `=` padding is tolerated when it is correct; the standard
     /// alphabet's `+` and `/`, white space and non-zero trailing bits are rejected.
     public static func decode(_ text: some StringProtocol) throws(WebAuthnError) -> [UInt8] {
-        var utf8 = Array(text.utf8)
-        if utf8.count % 4 == 0, utf8.last == UInt8(ascii: "=") {
-            utf8.removeLast()
-            if utf8.last == UInt8(ascii: "=") { utf8.removeLast() }
+        var text = String(text)
+        let result = text.withUTF8 { utf8 in Result { () throws(WebAuthnError) in try decode(utf8: utf8) } }
+        return try result.get()
+    }
+
+    /// Decodes the UTF-8 bytes of unpadded base64url text, as ``decode(_:)``.
+    static func decode(utf8 input: UnsafeBufferPointer<UInt8>) throws(WebAuthnError) -> [UInt8] {
+        var count = input.count
+        if count % 4 == 0, count > 0, input[count - 1] == UInt8(ascii: "=") {
+            count -= 1
+            if count > 0, input[count - 1] == UInt8(ascii: "=") { count -= 1 }
         }
-        guard utf8.count % 4 != 1 else {
-            throw WebAuthnError(.invalidBase64URL, "A base64url string cannot have \(utf8.count) significant characters; send the value unpadded and unmodified.")
+        guard count % 4 != 1 else {
+            throw WebAuthnError(.invalidBase64URL, "A base64url string cannot have \(count) significant characters; send the value unpadded and unmodified.")
         }
-        var output = [UInt8]()
-        output.reserveCapacity(utf8.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for byte in utf8 {
-            let value = decodeTable[Int(byte)]
-            guard value != 0xFF else {
-                throw WebAuthnError(.invalidBase64URL, "The character '\(Unicode.Scalar(byte))' is not in the base64url alphabet (A–Z, a–z, 0–9, '-', '_'); encode binary fields as unpadded base64url.")
+        let fullQuads = count / 4
+        let remainder = count % 4
+        let outputCount = fullQuads * 3 + (remainder == 0 ? 0 : remainder - 1)
+        return try decodeTable.withUnsafeBufferPointer { table throws(WebAuthnError) -> [UInt8] in
+            // The first character outside the alphabet, reported as the character-by-character decoder did.
+            func invalidCharacter(from start: Int) -> WebAuthnError {
+                var index = start
+                while table[Int(input[index])] != 0xFF { index += 1 }
+                return WebAuthnError(.invalidBase64URL, "The character '\(Unicode.Scalar(input[index]))' is not in the base64url alphabet (A–Z, a–z, 0–9, '-', '_'); encode binary fields as unpadded base64url.")
             }
-            accumulator = accumulator << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            var failure: WebAuthnError?
+            let output = [UInt8](unsafeUninitializedCapacity: outputCount) { buffer, initialized in
+                var out = 0
+                var index = 0
+                for _ in 0..<fullQuads {
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                    let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
+                    guard (a | b | c | d) & 0x80 == 0 else {
+                        failure = invalidCharacter(from: index)
+                        return
+                    }
+                    let quad = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    buffer[out] = UInt8(truncatingIfNeeded: quad >> 16)
+                    buffer[out + 1] = UInt8(truncatingIfNeeded: quad >> 8)
+                    buffer[out + 2] = UInt8(truncatingIfNeeded: quad)
+                    out += 3
+                    index += 4
+                }
+                if remainder > 0 {
+                    var accumulator: UInt32 = 0
+                    for offset in 0..<remainder {
+                        let value = table[Int(input[index + offset])]
+                        guard value != 0xFF else {
+                            failure = invalidCharacter(from: index)
+                            return
+                        }
+                        accumulator = accumulator << 6 | UInt32(value)
+                    }
+                    // 2 characters carry 1 byte and 4 spare bits; 3 carry 2 bytes and 2 spare bits.
+                    let spareBits: UInt32 = remainder == 2 ? 4 : 2
+                    guard accumulator & ((1 << spareBits) - 1) == 0 else {
+                        failure = WebAuthnError(.invalidBase64URL, "The base64url string has non-zero padding bits; it is not a canonical encoding.")
+                        return
+                    }
+                    let bits = accumulator >> spareBits
+                    if remainder == 2 {
+                        buffer[out] = UInt8(truncatingIfNeeded: bits)
+                    } else {
+                        buffer[out] = UInt8(truncatingIfNeeded: bits >> 8)
+                        buffer[out + 1] = UInt8(truncatingIfNeeded: bits)
+                    }
+                    out += remainder - 1
+                }
+                initialized = out
             }
+            if let failure { throw failure }
+            return output
         }
-        guard accumulator & ((1 << UInt32(bits)) - 1) == 0 else {
-            throw WebAuthnError(.invalidBase64URL, "The base64url string has non-zero padding bits; it is not a canonical encoding.")
-        }
-        return output
     }
 }

@@ -22,6 +22,11 @@ public struct RegistrationResponseJSON: Sendable, Hashable, Codable {
 
     /// Decodes the JSON text of a registration response, bounded in size.
     public init(jsonBytes: [UInt8]) throws(WebAuthnError) {
+        // The common shape is decoded without JSONDecoder; anything else (and every error) goes through it.
+        if jsonBytes.count <= WebAuthnJSON.maximumSize, let decoded = Self(fastJSON: jsonBytes) {
+            self = decoded
+            return
+        }
         self = try WebAuthnJSON.decode(Self.self, from: jsonBytes)
     }
 }

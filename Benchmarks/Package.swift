@@ -1,0 +1,56 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks for the WebAuthn library, kept in their own package so that the library itself does not
+// depend on the benchmark harness. Run with `swift package benchmark` from this folder.
+let settings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "swift-passkeys-benchmarks",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    dependencies: [
+        .package(name: "swift-passkeys", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+    ],
+    targets: [
+        // Fixtures built with the package's TestAuthenticator, shared by the benchmarks and the profiling tool.
+        .target(
+            name: "BenchmarkFixtures",
+            dependencies: [
+                .product(name: "WebAuthn", package: "swift-passkeys"),
+                .product(name: "PasskeyTesting", package: "swift-passkeys"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: settings
+        ),
+        // A plain loop over one verification, for `valgrind --tool=callgrind` (see docs/benchmarks.md).
+        .executableTarget(
+            name: "ProfileVerification",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "WebAuthn", package: "swift-passkeys"),
+            ],
+            swiftSettings: settings
+        ),
+        .executableTarget(
+            name: "WebAuthnBenchmarks",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "WebAuthn", package: "swift-passkeys"),
+            ],
+            path: "Benchmarks/WebAuthnBenchmarks",
+            swiftSettings: settings,
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
