@@ -181,6 +181,10 @@ struct ConfigurationTests {
         Rule(field: "expiries.resultToken") { $0.expiries.resultToken = -1 },
         Rule(field: "expiries.reservation") { $0.expiries.reservation = 1 },
         Rule(field: "limits.maxRequestBodyBytes") { $0.limits.maxRequestBodyBytes = 1023 },
+        Rule(field: "limits.clientRequestsPerMinute") { $0.limits.clientRequestsPerMinute = 0 },
+        Rule(field: "limits.failedAssertionsPerCredential") { $0.limits.failedAssertionsPerCredential = -1 },
+        Rule(field: "limits.failedAssertionsPerIP") { $0.limits.failedAssertionsPerIP = 0 },
+        Rule(field: "limits.failureWindowSeconds") { $0.limits.failureWindowSeconds = 0 },
         Rule(field: "limits.maxRequestBodyBytes") { $0.limits.maxRequestBodyBytes = 16 * 1024 * 1024 + 1 },
     ]
 

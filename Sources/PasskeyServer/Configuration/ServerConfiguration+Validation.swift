@@ -69,6 +69,12 @@ extension ServerConfiguration {
         for (name, seconds) in lifetimes where !(5...86_400).contains(seconds) {
             throw ConfigurationError(field: "expiries.\(name)", "must be 5 to 86400 seconds")
         }
+        let rates = [("clientRequestsPerMinute", limits.clientRequestsPerMinute, 1_000_000),
+                     ("failedAssertionsPerCredential", limits.failedAssertionsPerCredential, 10_000),
+                     ("failedAssertionsPerIP", limits.failedAssertionsPerIP, 1_000_000), ("failureWindowSeconds", limits.failureWindowSeconds, 86_400)]
+        for (name, value, maximum) in rates where !(1...maximum).contains(value) {
+            throw ConfigurationError(field: "limits.\(name)", "must be 1 to \(maximum)")
+        }
         guard (1024...(16 * 1024 * 1024)).contains(limits.maxRequestBodyBytes) else {
             throw ConfigurationError(field: "limits.maxRequestBodyBytes", "must be 1 KiB to 16 MiB")
         }

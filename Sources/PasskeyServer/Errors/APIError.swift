@@ -32,7 +32,6 @@ extension APIError {
     static func invalidRequest(_ message: String) -> Self { Self("INVALID_REQUEST", .badRequest, message) }
     static func notFound(_ message: String) -> Self { Self("NOT_FOUND", .notFound, message) }
     static let unauthenticated = Self("UNAUTHENTICATED", .unauthorized, "Send a valid key in 'Authorization: Bearer …'.")
-    static let forbidden = Self("FORBIDDEN", .forbidden, "This token is not allowed to act on this resource.")
     static func payloadTooLarge(_ limit: Int) -> Self {
         Self("PAYLOAD_TOO_LARGE", .contentTooLarge, "The request body exceeds \(limit) bytes.")
     }

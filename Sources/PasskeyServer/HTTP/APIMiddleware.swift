@@ -9,6 +9,14 @@ import Logging
 struct APIMiddleware: RouterMiddleware {
     typealias Context = PasskeyRequestContext
     let service: PasskeyService
+    /// Every route's method and path segments, to tell an unknown path (404) from a known one asked with
+    /// another method (405).
+    private let routes: [(method: HTTPRequest.Method, segments: [Substring])]
+
+    init(service: PasskeyService) {
+        self.service = service
+        self.routes = PasskeyRoutes.table(service).map { ($0.method, $0.path.split(separator: "/")) }
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -28,7 +36,8 @@ struct APIMiddleware: RouterMiddleware {
         } catch let error as APIError {
             response = error.response(requestID: context.requestID)
         } catch let error as HTTPError {
-            response = Self.apiError(for: error).response(requestID: context.requestID)
+            let allowed = error.status == .notFound ? allowedMethods(for: request.uri.path) : []
+            response = (allowed.isEmpty ? Self.apiError(for: error) : Self.methodNotAllowed(allowed)).response(requestID: context.requestID)
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: type(of: error)))"])
             response = APIError.internalError.response(requestID: context.requestID)
@@ -70,6 +79,19 @@ struct APIMiddleware: RouterMiddleware {
         return context.remoteAddress?.ipAddress
     }
 
+    private func allowedMethods(for path: String) -> [HTTPRequest.Method] {
+        let segments = path.split(separator: "/")
+        return routes.filter { route in
+            route.segments.count == segments.count
+                && zip(route.segments, segments).allSatisfy { template, actual in template.hasPrefix("{") || template == actual }
+        }.map(\.method)
+    }
+
+    static func methodNotAllowed(_ allowed: [HTTPRequest.Method]) -> APIError {
+        let list = allowed.map(\.rawValue).joined(separator: ", ")
+        return APIError("METHOD_NOT_ALLOWED", .methodNotAllowed, "This endpoint accepts \(list) only.", headers: [.allow: list])
+    }
+
     /// A caller's `X-Request-Id` is kept when it is short and plain; otherwise a new id is made.
     static func requestID(from request: Request) -> String {
         if let given = request.headers[.init("X-Request-Id")!], (1...64).contains(given.utf8.count),
@@ -83,7 +105,6 @@ struct APIMiddleware: RouterMiddleware {
     static func apiError(for error: HTTPError) -> APIError {
         switch error.status {
         case .notFound: APIError.notFound("No such endpoint; see the API reference (docs/openapi.yaml).")
-        case .methodNotAllowed: APIError("METHOD_NOT_ALLOWED", .methodNotAllowed, "This endpoint does not accept that method.")
         case .contentTooLarge: APIError("PAYLOAD_TOO_LARGE", .contentTooLarge, "The request body is too large.")
         default: APIError(error.status.code >= 500 ? "INTERNAL_ERROR" : "INVALID_REQUEST", error.status, error.body ?? error.status.reasonPhrase)
         }
