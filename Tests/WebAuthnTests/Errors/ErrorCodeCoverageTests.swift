@@ -16,13 +16,7 @@ struct ErrorCodeCoverageTests {
     }
 
     /// Codes with no witness, and why. A code leaves this list as soon as a test raises it.
-    static let uncovered: [WebAuthnError.Code: String] = [
-        // Raised today only by the placeholder tpm, android-key and android-safetynet verifiers, which other
-        // test folders own and which will stop raising it once implemented.
-        .unsupportedFeature: "only the placeholder attestation formats raise it",
-        // No API of the library raises it yet (there are no option builders).
-        .invalidOptions: "nothing in the library raises it yet",
-    ]
+    static let uncovered: [WebAuthnError.Code: String] = [:]
 
     static func register(_ authenticator: TestAuthenticator, ceremony: RegistrationCeremony = Fixture.registrationCeremony(), attestation: TestAuthenticator.Attestation = .none,
                          flags: AuthenticatorDataFlags = [.userPresent, .userVerified],
@@ -42,6 +36,12 @@ struct ErrorCodeCoverageTests {
     }
 
     static let witnesses: [Witness] = [
+        Witness(code: .invalidOptions, test: "OptionsBuilderTests/creationOptionsRejections") {
+            _ = try RequestOptionsBuilder(relyingPartyID: "Example.COM").build(challenge: [UInt8](repeating: 1, count: 32))
+        },
+        Witness(code: .unsupportedFeature, test: "AssertionAttestationTests/refused") {
+            try authenticate(change: { $0.response.attestationObject = [0xA0] })
+        },
         Witness(code: .inputTooLarge, test: "CBORLimitTests/inputSize") {
             _ = try CBORDecoder(limits: CBORLimits(maximumInputSize: 1)).decode([0x41, 0x00])
         },
