@@ -126,6 +126,8 @@ let package = Package(
             name: "PasskeyServerTests",
             dependencies: [
                 "PasskeyServer",
+                "PasskeyStorePostgres",
+                "PostgresTestSupport",
                 "PasskeyStorage",
                 "PasskeyStoreSQLite",
                 "PasskeyTesting",
@@ -149,10 +151,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "PostgresTestSupport",
+            dependencies: ["PasskeyStorePostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Tests/PostgresTestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PasskeyStorePostgresTests",
             dependencies: [
                 "PasskeyStorePostgres",
+                "PostgresTestSupport",
                 "PasskeyStorage",
                 "PasskeyTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),

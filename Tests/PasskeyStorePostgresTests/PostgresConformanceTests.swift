@@ -1,3 +1,4 @@
+import PostgresTestSupport
 import PasskeyStorePostgres
 import PasskeyTesting
 import Testing

@@ -1,30 +1,29 @@
 import Foundation
-import PasskeyStorage
-import PasskeyStorePostgres
-import PostgresNIO
-import Testing
+public import PasskeyStorePostgres
+public import PostgresNIO
+public import Testing
 
 /// The PostgreSQL server the tests use: `PASSKEYS_POSTGRES_URL`, as printed by `scripts/postgres.sh`. Every test
 /// works in schemas of its own, created empty for this run (`passkeys_test_<run>_<purpose>`) and dropped after,
 /// so runs and tests never see each other's data.
-enum TestDatabase {
-    static let url: String? = ProcessInfo.processInfo.environment["PASSKEYS_POSTGRES_URL"].flatMap {
+public enum TestDatabase {
+    public static let url: String? = ProcessInfo.processInfo.environment["PASSKEYS_POSTGRES_URL"].flatMap {
         $0.isEmpty ? nil : $0
     }
-    static var isConfigured: Bool { url != nil }
-    static let skipped: Comment =
+    public static var isConfigured: Bool { url != nil }
+    public static let skipped: Comment =
         "PASSKEYS_POSTGRES_URL is not set: start a server with scripts/postgres.sh and set the variable to the URL it prints."
 
     /// Names this run's schemas apart from those of other runs on the same server.
-    static let run = String(UUID().uuidString.prefix(8)).lowercased()
+    public static let run = String(UUID().uuidString.prefix(8)).lowercased()
 
-    static func configuration() throws -> PostgresPasskeyStore.Configuration {
+    public static func configuration() throws -> PostgresPasskeyStore.Configuration {
         try PostgresPasskeyStore.Configuration(url: try #require(url))
     }
 
     /// Runs statements in order on one connection as the URL's user, and returns the last one's rows.
     @discardableResult
-    static func execute(_ statements: String...) async throws -> [PostgresRow] {
+    public static func execute(_ statements: String...) async throws -> [PostgresRow] {
         let configuration = try configuration()
         let connection = try await PostgresConnection.connect(
             configuration: PostgresConnection.Configuration(
@@ -53,7 +52,7 @@ enum TestDatabase {
     }
 
     /// Creates an empty schema for `purpose` and returns its name and a store URL whose search path is it.
-    static func createSchema(_ purpose: String) async throws -> TestSchema {
+    public static func createSchema(_ purpose: String) async throws -> TestSchema {
         let name = "passkeys_test_\(run)_\(purpose)_\(Int.random(in: 0..<1_000_000))"
         try await execute(#"CREATE SCHEMA "\#(name)""#)
         let url = try #require(url)
@@ -66,7 +65,7 @@ enum TestDatabase {
     }
 
     /// Creates a schema, runs `body` with it, and drops it whether `body` succeeded or not.
-    static func withSchema(_ purpose: String, _ body: (TestSchema) async throws -> Void) async throws {
+    public static func withSchema(_ purpose: String, _ body: (TestSchema) async throws -> Void) async throws {
         let schema = try await createSchema(purpose)
         do {
             try await body(schema)
@@ -78,50 +77,22 @@ enum TestDatabase {
     }
 }
 
-struct TestSchema: Sendable {
-    let name: String
+public struct TestSchema: Sendable {
+    public let name: String
     /// The server's URL with `search_path` set to this schema.
-    let url: String
+    public let url: String
 
     /// Runs one statement with this schema as the search path, and returns its rows.
     @discardableResult
-    func execute(_ sql: String) async throws -> [PostgresRow] {
+    public func execute(_ sql: String) async throws -> [PostgresRow] {
         try await TestDatabase.execute(#"SET search_path TO "\#(name)""#, sql)
     }
 
-    func drop() async throws {
+    public func drop() async throws {
         try await TestDatabase.execute(#"DROP SCHEMA IF EXISTS "\#(name)" CASCADE"#)
     }
 
-    func connect() async throws -> PostgresPasskeyStore {
+    public func connect() async throws -> PostgresPasskeyStore {
         try await PostgresPasskeyStore.connect(url: url)
     }
-}
-
-/// A store in a fresh schema for a whole suite: created before its first test, shut down and dropped after the last.
-struct FreshStoreTrait: SuiteTrait, TestScoping {
-    @TaskLocal static var store: PostgresPasskeyStore?
-
-    func provideScope(
-        for test: Test,
-        testCase: Test.Case?,
-        performing function: @Sendable () async throws -> Void
-    ) async throws {
-        guard TestDatabase.isConfigured else { return try await function() }
-        try await TestDatabase.withSchema("suite") { schema in
-            let store = try await schema.connect()
-            do {
-                try await Self.$store.withValue(store) { try await function() }
-            } catch {
-                await store.shutdown()
-                throw error
-            }
-            await store.shutdown()
-        }
-    }
-}
-
-extension Trait where Self == FreshStoreTrait {
-    /// Gives the suite's tests a store in a schema of their own, as ``FreshStoreTrait/store``.
-    static var freshStore: Self { Self() }
 }
