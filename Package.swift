@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .library(name: "PasskeyTesting", targets: ["PasskeyTesting"]),
         .library(name: "PasskeyStorage", targets: ["PasskeyStorage"]),
+        .library(name: "PasskeyClient", targets: ["PasskeyClient"]),
         .executable(name: "passkeys", targets: ["passkeys"]),
     ],
     dependencies: [
@@ -57,6 +58,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "PasskeyClient",
+            dependencies: [
+                "WebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "PasskeyStoreSQLite",
             dependencies: [
                 "PasskeyStorage",
@@ -68,6 +78,7 @@ let package = Package(
             name: "PasskeyTesting",
             dependencies: [
                 "WebAuthn",
+                "PasskeyClient",
                 "PasskeyStorage",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -80,6 +91,7 @@ let package = Package(
             name: "PasskeysCommandLine",
             dependencies: [
                 "WebAuthn",
+                "PasskeyClient",
                 "PasskeyServer",
                 "PasskeyStorage",
                 "PasskeyStoreSQLite",
@@ -121,6 +133,21 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "PasskeyClientTests",
+            dependencies: [
+                "PasskeyClient",
+                "PasskeyTesting",
+                "WebAuthn",
+                "PasskeyServer",
+                "PasskeyStorage",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "PasskeyStorageTests",
             dependencies: ["PasskeyStorage", "PasskeyTesting"],
             swiftSettings: strictSettings
@@ -138,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "PasskeysCommandLineTests",
             dependencies: [
-                "PasskeysCommandLine", "WebAuthn", "PasskeyServer", "PasskeyStorage",
+                "PasskeysCommandLine", "WebAuthn", "PasskeyServer", "PasskeyStorage", "PasskeyClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
