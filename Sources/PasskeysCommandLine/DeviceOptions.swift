@@ -27,7 +27,9 @@ struct DeviceOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "The origin this device reports in clientDataJSON (default: the server's origin, which the local development server allows).",
-            valueName: "origin"))
+            valueName: "origin"
+        )
+    )
     var origin: String?
 
     @OptionGroup var store: KeyStoreOptions
@@ -56,7 +58,8 @@ struct DeviceOptions: ParsableArguments {
         guard let key = DeviceEnvironment.value(DeviceEnvironment.apiKey) else {
             throw PasskeyError(
                 .invalidConfiguration,
-                "PASSKEYS_API_KEY is not set. Set it to a backend API key of the server (passkeys serve prints its development key).")
+                "PASSKEYS_API_KEY is not set. Set it to a backend API key of the server (passkeys serve prints its development key)."
+            )
         }
         return key
     }
@@ -68,7 +71,9 @@ struct KeyStoreOptions: ParsableArguments {
         name: .customLong("key-store"),
         help: ArgumentHelp(
             "The key store file (default: PASSKEYS_KEY_STORE, else $XDG_CONFIG_HOME/passkeys/keys.json or ~/.config/passkeys/keys.json).",
-            valueName: "path"))
+            valueName: "path"
+        )
+    )
     var keyStore: String?
 
     /// --key-store, PASSKEYS_KEY_STORE, or the user's configuration folder.
@@ -100,7 +105,9 @@ enum DeviceFailure {
     static func result(_ error: PasskeyError, warning: String? = nil, context: Context = .init()) -> CommandResult {
         var text = warning ?? ""
         text += "error: \(error.code.rawValue): \(error.message)\n"
-        if let serverCode = error.serverCode, serverCode != error.code.rawValue { text += "server code: \(serverCode)\n" }
+        if let serverCode = error.serverCode, serverCode != error.code.rawValue {
+            text += "server code: \(serverCode)\n"
+        }
         if let hint = hint(error, context) { text += "what to do: \(hint)\n" }
         let usage = error.code == .invalidInput && error.serverCode == nil
         return CommandResult(exitCode: usage ? CommandResult.usage : CommandResult.failure, standardError: text)
@@ -124,18 +131,22 @@ enum DeviceFailure {
         case .invalidOrExpiredSession, .challengeExpired, .challengeConsumed:
             return "Run the command again: each run starts a new session."
         case .passkeyNotFound:
-            return "Register a passkey on this device first: passkeys register --server \(server) --user \(context.user ?? "NAME")."
+            return
+                "Register a passkey on this device first: passkeys register --server \(server) --user \(context.user ?? "NAME")."
         case .passkeyAlreadyExists:
-            return "This device already has a passkey for this user; sign in with: passkeys sign-in --server \(server) --user \(context.user ?? "NAME")."
+            return
+                "This device already has a passkey for this user; sign in with: passkeys sign-in --server \(server) --user \(context.user ?? "NAME")."
         case .notFound:
             return context.user.map { "The server has no user '\($0)'; register one first with passkeys register." }
                 ?? "Check --server: it must be the passkey server's base URL."
         case .relyingPartyMismatch:
-            return "Pass --origin with an origin the server allows (its webOrigins, or https://RPID when Apple apps are configured)."
+            return
+                "Pass --origin with an origin the server allows (its webOrigins, or https://RPID when Apple apps are configured)."
         case .keyStoreWrongPassphrase:
             return "Set PASSKEYS_KEY_STORE_PASSPHRASE to the passphrase this key store was created with."
         case .keyStoreCorrupt, .keyStoreUnrecognized:
-            return "Restore \(context.keyStore ?? "the key store") from a backup, or choose another file with --key-store."
+            return
+                "Restore \(context.keyStore ?? "the key store") from a backup, or choose another file with --key-store."
         case .keyStoreInsecure:
             return "Run: chmod 600 \(context.keyStore ?? "the key store file")."
         case .keyStoreUnavailable:
@@ -143,7 +154,8 @@ enum DeviceFailure {
         case .invalidConfiguration:
             return nil
         case .maxCredentialsReached:
-            return "Revoke one of the user's passkeys on the server (DELETE /v1/credentials/ID) before registering another."
+            return
+                "Revoke one of the user's passkeys on the server (DELETE /v1/credentials/ID) before registering another."
         case .rateLimited:
             return "Wait a minute and try again."
         case .serverError:

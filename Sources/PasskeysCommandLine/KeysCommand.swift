@@ -15,7 +15,9 @@ struct KeysCommand: CommandGroup {
 
 struct KeysListCommand: ExecutableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the passkeys in the key store (never their private keys).")
+        commandName: "list",
+        abstract: "List the passkeys in the key store (never their private keys)."
+    )
 
     @OptionGroup var store: KeyStoreOptions
 
@@ -25,7 +27,11 @@ struct KeysListCommand: ExecutableCommand {
             let credentials = try await SoftwareAuthenticator(keyStore: keyStore).credentials(rpDomain: nil)
                 .sorted { $0.createdAt < $1.createdAt }
             guard !credentials.isEmpty else {
-                return CommandResult(exitCode: CommandResult.success, standardOutput: "No passkeys in \(store.path).\n", standardError: warning ?? "")
+                return CommandResult(
+                    exitCode: CommandResult.success,
+                    standardOutput: "No passkeys in \(store.path).\n",
+                    standardError: warning ?? ""
+                )
             }
             let formatter = Date.ISO8601FormatStyle()
             var output = "\(credentials.count) passkey\(credentials.count == 1 ? "" : "s") in \(store.path):\n"
@@ -51,7 +57,8 @@ struct KeysListCommand: ExecutableCommand {
 struct KeysDeleteCommand: ExecutableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Delete a passkey from the key store (it stays registered on the server until revoked there).")
+        abstract: "Delete a passkey from the key store (it stays registered on the server until revoked there)."
+    )
 
     @Argument(help: ArgumentHelp("The credential id (base64url), as keys list prints it.", valueName: "credential-id"))
     var credentialId: String

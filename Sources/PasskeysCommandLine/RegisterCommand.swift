@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PasskeyClient
+import WebAuthn
 
 /// `passkeys register`: registers a passkey for a user, playing both the integrator's backend (it creates the
 /// registration attempt with the API key) and the user's device (a software authenticator with an encrypted key
@@ -23,13 +24,24 @@ struct RegisterCommand: ExecutableCommand {
 
     @OptionGroup var device: DeviceOptions
 
-    @Option(help: ArgumentHelp("The user's id at the relying party (1–128 URL-safe characters); also the user name.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The user's id at the relying party (1–128 URL-safe characters); also the user name.",
+            valueName: "name"
+        )
+    )
     var user: String
 
-    @Option(name: .customLong("display-name"), help: ArgumentHelp("The user's display name (default: the user name).", valueName: "text"))
+    @Option(
+        name: .customLong("display-name"),
+        help: ArgumentHelp("The user's display name (default: the user name).", valueName: "text")
+    )
     var displayName: String?
 
-    @Option(name: .customLong("name"), help: ArgumentHelp("The passkey's name on the server (default: chosen by the server).", valueName: "text"))
+    @Option(
+        name: .customLong("name"),
+        help: ArgumentHelp("The passkey's name on the server (default: chosen by the server).", valueName: "text")
+    )
     var credentialName: String?
 
     func execute(in environment: CommandEnvironment) async -> CommandResult {
@@ -40,14 +52,27 @@ struct RegisterCommand: ExecutableCommand {
             let backend = PasskeyBackendAPI(serverBaseURL: serverURL, apiKey: try device.apiKey())
             context.backend = true
             let attempt = try await backend.createRegistration(
-                userId: user, userName: user, displayName: displayName, credentialName: credentialName)
+                userId: user,
+                userName: user,
+                displayName: displayName,
+                credentialName: credentialName
+            )
             context.backend = false
             let api = PasskeyClientAPI(serverBaseURL: serverURL)
-            let options = try await api.registrationOptions(registrationAttemptId: attempt.registrationAttemptId, clientToken: attempt.clientToken)
-            let client = WebAuthnClient(authenticator: SoftwareAuthenticator(keyStore: store), origin: device.effectiveOrigin(serverURL))
+            let options = try await api.registrationOptions(
+                registrationAttemptId: attempt.registrationAttemptId,
+                clientToken: attempt.clientToken
+            )
+            let client = WebAuthnClient(
+                authenticator: SoftwareAuthenticator(keyStore: store),
+                origin: device.effectiveOrigin(serverURL)
+            )
             let response = try await client.create(options, userId: user)
             let registered = try await api.completeRegistration(
-                registrationAttemptId: attempt.registrationAttemptId, clientToken: attempt.clientToken, credential: response)
+                registrationAttemptId: attempt.registrationAttemptId,
+                clientToken: attempt.clientToken,
+                credential: response
+            )
             let output = """
                 Registered a passkey for \(user) on \(options.rp.id ?? serverURL.host ?? "the server").
                   credential  \(registered.credentialId)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PasskeyClient
+import WebAuthn
 
 /// `passkeys sign-in`: signs in with a passkey of the key store, playing the integrator's backend (it creates
 /// the session and redeems the result with the API key) and the user's device.
@@ -23,7 +24,9 @@ struct SignInCommand: ExecutableCommand {
 
     @OptionGroup var device: DeviceOptions
 
-    @Option(help: ArgumentHelp("The user's id at the relying party; leave out for usernameless sign-in.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp("The user's id at the relying party; leave out for usernameless sign-in.", valueName: "name")
+    )
     var user: String?
 
     func execute(in environment: CommandEnvironment) async -> CommandResult {
@@ -36,13 +39,25 @@ struct SignInCommand: ExecutableCommand {
             let session = try await backend.createAuthentication(userId: user)
             context.backend = false
             let api = PasskeyClientAPI(serverBaseURL: serverURL)
-            let options = try await api.authenticationOptions(sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken)
-            let client = WebAuthnClient(authenticator: SoftwareAuthenticator(keyStore: store), origin: device.effectiveOrigin(serverURL))
+            let options = try await api.authenticationOptions(
+                sessionId: session.biometricPasskeySessionId,
+                clientToken: session.clientToken
+            )
+            let client = WebAuthnClient(
+                authenticator: SoftwareAuthenticator(keyStore: store),
+                origin: device.effectiveOrigin(serverURL)
+            )
             let response = try await client.get(options)
             let completion = try await api.completeAuthentication(
-                sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken, credential: response)
+                sessionId: session.biometricPasskeySessionId,
+                clientToken: session.clientToken,
+                credential: response
+            )
             context.backend = true
-            let result = try await backend.redeemAuthentication(sessionId: session.biometricPasskeySessionId, resultToken: completion.resultToken)
+            let result = try await backend.redeemAuthentication(
+                sessionId: session.biometricPasskeySessionId,
+                resultToken: completion.resultToken
+            )
             let output = """
                 Signed in as \(result.userId)\(user == nil ? " (usernameless)" : "").
                   credential     \(result.credentialId)

@@ -8,10 +8,13 @@ struct AppleMappingTests {
     @Test(
         "ASAuthorizationError codes map by code",
         arguments: [
-            (1000, PasskeyError.Code.hardwareNotAvailable), (1001, .userCancelled), (1002, .hardwareNotAvailable), (1003, .hardwareNotAvailable),
-            (1004, .relyingPartyMismatch), (1005, .passkeyNotFound), (1006, .passkeyAlreadyExists), (1007, .hardwareNotAvailable),
+            (1000, PasskeyError.Code.hardwareNotAvailable), (1001, .userCancelled), (1002, .hardwareNotAvailable),
+            (1003, .hardwareNotAvailable),
+            (1004, .relyingPartyMismatch), (1005, .passkeyNotFound), (1006, .passkeyAlreadyExists),
+            (1007, .hardwareNotAvailable),
             (1008, .hardwareNotAvailable), (4242, .hardwareNotAvailable),
-        ])
+        ]
+    )
     func authorizationErrors(code: Int, expected: PasskeyError.Code) {
         #expect(AppleErrorMapping.authorizationError(code: code).code == expected)
     }
@@ -19,17 +22,27 @@ struct AppleMappingTests {
     @Test(
         "LAError codes map by code",
         arguments: [
-            (-1, PasskeyError.Code.userVerificationFailed), (-2, .userCancelled), (-3, .userCancelled), (-4, .userCancelled), (-5, .hardwareNotAvailable),
-            (-6, .hardwareNotAvailable), (-7, .hardwareNotAvailable), (-8, .biometricLockout), (-9, .cancelled), (-10, .userVerificationFailed),
-            (-11, .hardwareNotAvailable), (-12, .hardwareNotAvailable), (-14, .hardwareNotAvailable), (-1004, .userVerificationFailed),
-        ])
+            (-1, PasskeyError.Code.userVerificationFailed), (-2, .userCancelled), (-3, .userCancelled),
+            (-4, .userCancelled), (-5, .hardwareNotAvailable),
+            (-6, .hardwareNotAvailable), (-7, .hardwareNotAvailable), (-8, .biometricLockout), (-9, .cancelled),
+            (-10, .userVerificationFailed),
+            (-11, .hardwareNotAvailable), (-12, .hardwareNotAvailable), (-14, .hardwareNotAvailable),
+            (-1004, .userVerificationFailed),
+        ]
+    )
     func localAuthenticationErrors(code: Int, expected: PasskeyError.Code) {
         #expect(AppleErrorMapping.localAuthenticationError(code: code).code == expected)
     }
 
-    @Test("registration plan: user verification, attestation and the exclude list are kept; old OS versions check exclusion locally")
+    @Test(
+        "registration plan: user verification, attestation and the exclude list are kept; old OS versions check exclusion locally"
+    )
     func creationPlan() {
-        var options = Fixtures.creationOptions(attestation: .direct, userVerification: .required, exclude: [[1, 2], [3, 4]])
+        var options = Fixtures.creationOptions(
+            attestation: .direct,
+            userVerification: .required,
+            exclude: [[1, 2], [3, 4]]
+        )
         options.hints = [.securityKey, .clientDevice]
         let request = Fixtures.creationRequest(options)
         let plan = PlatformRequestPlan(creation: request, osSupportsExcludedCredentials: true)
@@ -44,11 +57,19 @@ struct AppleMappingTests {
     @Test(
         "providers follow hints and attachment",
         arguments: [
-            ([PublicKeyCredentialHint](), nil as AuthenticatorAttachment?, true, false), ([.securityKey], nil, false, true),
-            ([.clientDevice], nil, true, false), ([.hybrid, .securityKey], nil, true, true), ([.securityKey], .platform, true, false),
+            ([PublicKeyCredentialHint](), nil as AuthenticatorAttachment?, true, false),
+            ([.securityKey], nil, false, true),
+            ([.clientDevice], nil, true, false), ([.hybrid, .securityKey], nil, true, true),
+            ([.securityKey], .platform, true, false),
             ([], .crossPlatform, true, true), ([.securityKey], .crossPlatform, false, true),
-        ])
-    func providers(hints: [PublicKeyCredentialHint], attachment: AuthenticatorAttachment?, platform: Bool, securityKey: Bool) {
+        ]
+    )
+    func providers(
+        hints: [PublicKeyCredentialHint],
+        attachment: AuthenticatorAttachment?,
+        platform: Bool,
+        securityKey: Bool
+    ) {
         var options = Fixtures.creationOptions()
         options.hints = hints
         options.authenticatorSelection?.authenticatorAttachment = attachment
@@ -59,7 +80,11 @@ struct AppleMappingTests {
 
     @Test("assertion plan keeps allowCredentials and user verification")
     func assertionPlan() {
-        let plan = PlatformRequestPlan(assertion: Fixtures.assertionRequest(Fixtures.requestOptions(allow: [[5, 6]], userVerification: .discouraged)))
+        let plan = PlatformRequestPlan(
+            assertion: Fixtures.assertionRequest(
+                Fixtures.requestOptions(allow: [[5, 6]], userVerification: .discouraged)
+            )
+        )
         #expect(plan.allowedCredentialIDs == [[5, 6]])
         #expect(plan.userVerificationPreference == "discouraged")
         #expect(plan.attestationPreference == nil)

@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyClient
+import PasskeyServer
 import PasskeyTesting
 import Testing
 import WebAuthn
@@ -15,9 +16,19 @@ struct EndToEndTests {
             let client = try server.client(authenticator)
             #expect(try await client.shouldPromptToCreatePasskey(userId: "alice"))
 
-            let attempt = try await server.backend.createRegistration(userId: "alice", userName: "alice@example.com", displayName: "Alice")
+            let attempt = try await server.backend.createRegistration(
+                userId: "alice",
+                userName: "alice@example.com",
+                displayName: "Alice"
+            )
             let enrolled = try await client.enroll(
-                EnrollmentInput(registrationAttemptId: attempt.registrationAttemptId, clientToken: attempt.clientToken, userId: "alice", credentialName: "Test device"))
+                EnrollmentInput(
+                    registrationAttemptId: attempt.registrationAttemptId,
+                    clientToken: attempt.clientToken,
+                    userId: "alice",
+                    credentialName: "Test device"
+                )
+            )
             #expect(enrolled.status == .enrolled)
             #expect(enrolled.registered?.name == "Test device")
             #expect(enrolled.registered?.userId == "alice")
@@ -26,9 +37,14 @@ struct EndToEndTests {
             #expect(try await client.shouldPromptToCreatePasskey(userId: "bob"))
 
             let session = try await server.backend.createAuthentication(userId: "alice")
-            let result = try await client.authenticate(AuthenticationInput(sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken))
+            let result = try await client.authenticate(
+                AuthenticationInput(sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken)
+            )
             #expect(result.credentialId == enrolled.credentialId)
-            let redeemed = try await server.backend.redeemAuthentication(sessionId: session.biometricPasskeySessionId, resultToken: result.resultToken)
+            let redeemed = try await server.backend.redeemAuthentication(
+                sessionId: session.biometricPasskeySessionId,
+                resultToken: result.resultToken
+            )
             #expect(redeemed.userId == "alice")
             #expect(redeemed.credentialId == enrolled.credentialId)
             #expect(redeemed.userVerified)
@@ -41,11 +57,16 @@ struct EndToEndTests {
 
             try await client.deleteCredential(id: enrolled.credentialId)
             #expect(try await client.listCredentials().isEmpty)
-            #expect(await passkeyError { _ = try await client.getCredential(id: enrolled.credentialId) }?.code == .passkeyNotFound)
+            #expect(
+                await passkeyError { _ = try await client.getCredential(id: enrolled.credentialId) }?.code
+                    == .passkeyNotFound
+            )
 
             let again = try await server.backend.createAuthentication(userId: "alice")
             let error = await passkeyError {
-                _ = try await client.authenticate(AuthenticationInput(sessionId: again.biometricPasskeySessionId, clientToken: again.clientToken))
+                _ = try await client.authenticate(
+                    AuthenticationInput(sessionId: again.biometricPasskeySessionId, clientToken: again.clientToken)
+                )
             }
             #expect(error?.code == .passkeyNotFound)
         }
@@ -56,28 +77,53 @@ struct EndToEndTests {
         try await LiveServer.run { server in
             let client = try server.client(ScriptableAuthenticator(behaviour: .syncedPlatform))
             let attempt = try await server.backend.createRegistration(userId: "carol", userName: "carol")
-            _ = try await client.enroll(EnrollmentInput(registrationAttemptId: attempt.registrationAttemptId, clientToken: attempt.clientToken, userId: "carol"))
+            _ = try await client.enroll(
+                EnrollmentInput(
+                    registrationAttemptId: attempt.registrationAttemptId,
+                    clientToken: attempt.clientToken,
+                    userId: "carol"
+                )
+            )
 
             let session = try await server.backend.createAuthentication(userId: nil)
-            let result = try await client.authenticate(AuthenticationInput(sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken))
+            let result = try await client.authenticate(
+                AuthenticationInput(sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken)
+            )
             #expect(result.userHandle != nil)
-            let redeemed = try await server.backend.redeemAuthentication(sessionId: session.biometricPasskeySessionId, resultToken: result.resultToken)
+            let redeemed = try await server.backend.redeemAuthentication(
+                sessionId: session.biometricPasskeySessionId,
+                resultToken: result.resultToken
+            )
             #expect(redeemed.userId == "carol")
             #expect(redeemed.backupEligible && redeemed.backupState)
         }
     }
 
-    @Test("excludeCredentials: enrolling again on the same device fails with PASSKEY_ALREADY_EXISTS, or succeeds when asked to")
+    @Test(
+        "excludeCredentials: enrolling again on the same device fails with PASSKEY_ALREADY_EXISTS, or succeeds when asked to"
+    )
     func exclude() async throws {
         try await LiveServer.run { server in
             let authenticator = ScriptableAuthenticator()
             let client = try server.client(authenticator)
             let first = try await server.backend.createRegistration(userId: "dave", userName: "dave")
-            let enrolled = try await client.enroll(EnrollmentInput(registrationAttemptId: first.registrationAttemptId, clientToken: first.clientToken, userId: "dave"))
+            let enrolled = try await client.enroll(
+                EnrollmentInput(
+                    registrationAttemptId: first.registrationAttemptId,
+                    clientToken: first.clientToken,
+                    userId: "dave"
+                )
+            )
 
             let second = try await server.backend.createRegistration(userId: "dave", userName: "dave")
             let error = await passkeyError {
-                _ = try await client.enroll(EnrollmentInput(registrationAttemptId: second.registrationAttemptId, clientToken: second.clientToken, userId: "dave"))
+                _ = try await client.enroll(
+                    EnrollmentInput(
+                        registrationAttemptId: second.registrationAttemptId,
+                        clientToken: second.clientToken,
+                        userId: "dave"
+                    )
+                )
             }
             #expect(error?.code == .passkeyAlreadyExists)
             let excluded = await authenticator.creationRequests.last?.options.excludeCredentials?.map(\.id.base64URL)
@@ -86,7 +132,12 @@ struct EndToEndTests {
             let third = try await server.backend.createRegistration(userId: "dave", userName: "dave")
             let accepted = try await client.enroll(
                 EnrollmentInput(
-                    registrationAttemptId: third.registrationAttemptId, clientToken: third.clientToken, userId: "dave", treatExistingPasskeyAsSuccess: true))
+                    registrationAttemptId: third.registrationAttemptId,
+                    clientToken: third.clientToken,
+                    userId: "dave",
+                    treatExistingPasskeyAsSuccess: true
+                )
+            )
             #expect(accepted.status == .alreadyEnrolled)
             #expect(accepted.credentialId == enrolled.credentialId)
             #expect(try await client.listCredentials().count == 1)
@@ -103,11 +154,21 @@ struct EndToEndTests {
             var ids: [String] = []
             for client in [phoneClient, laptopClient] {
                 let attempt = try await server.backend.createRegistration(userId: "erin", userName: "erin")
-                ids.append(try await client.enroll(EnrollmentInput(registrationAttemptId: attempt.registrationAttemptId, clientToken: attempt.clientToken, userId: "erin")).credentialId)
+                ids.append(
+                    try await client.enroll(
+                        EnrollmentInput(
+                            registrationAttemptId: attempt.registrationAttemptId,
+                            clientToken: attempt.clientToken,
+                            userId: "erin"
+                        )
+                    ).credentialId
+                )
             }
 
             let session = try await server.backend.createAuthentication(userId: "erin")
-            let result = try await phoneClient.authenticate(AuthenticationInput(sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken))
+            let result = try await phoneClient.authenticate(
+                AuthenticationInput(sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken)
+            )
             #expect(result.credentialId == ids[0])
             let allowed = await phone.assertionRequests.last?.options.allowCredentials?.map(\.id.base64URL)
             #expect(Set(allowed ?? []) == Set(ids))
@@ -116,13 +177,24 @@ struct EndToEndTests {
             let narrowed = try await server.backend.createAuthentication(userId: "erin")
             let error = await passkeyError {
                 _ = try await phoneClient.authenticate(
-                    AuthenticationInput(sessionId: narrowed.biometricPasskeySessionId, clientToken: narrowed.clientToken, allowCredentials: [ids[1]]))
+                    AuthenticationInput(
+                        sessionId: narrowed.biometricPasskeySessionId,
+                        clientToken: narrowed.clientToken,
+                        allowCredentials: [ids[1]]
+                    )
+                )
             }
             #expect(error?.code == .passkeyNotFound)
             #expect(await phone.assertionRequests.last?.options.allowCredentials?.map(\.id.base64URL) == [ids[1]])
 
             let empty = await passkeyError {
-                _ = try await phoneClient.authenticate(AuthenticationInput(sessionId: narrowed.biometricPasskeySessionId, clientToken: narrowed.clientToken, allowCredentials: []))
+                _ = try await phoneClient.authenticate(
+                    AuthenticationInput(
+                        sessionId: narrowed.biometricPasskeySessionId,
+                        clientToken: narrowed.clientToken,
+                        allowCredentials: []
+                    )
+                )
             }
             #expect(empty?.code == .invalidInput)
         }
@@ -130,24 +202,44 @@ struct EndToEndTests {
 
     @Test("userVerification and hints reach the authenticator: the server's, raised by the input, never dropped")
     func userVerificationAndHints() async throws {
-        try await LiveServer.run({ $0.policy.userVerification = .discouraged }) { server in
+        let discouraged: (inout ServerConfiguration) -> Void = { $0.policy.userVerification = .discouraged }
+        try await LiveServer.run(adjusting: discouraged) { server in
             let authenticator = ScriptableAuthenticator()
             let client = try server.client(authenticator)
             let attempt = try await server.backend.createRegistration(userId: "fay", userName: "fay")
-            _ = try await client.enroll(EnrollmentInput(registrationAttemptId: attempt.registrationAttemptId, clientToken: attempt.clientToken, userId: "fay"))
-            #expect(await authenticator.creationRequests.last?.options.authenticatorSelection?.userVerification == .discouraged)
+            _ = try await client.enroll(
+                EnrollmentInput(
+                    registrationAttemptId: attempt.registrationAttemptId,
+                    clientToken: attempt.clientToken,
+                    userId: "fay"
+                )
+            )
+            #expect(
+                await authenticator.creationRequests.last?.options.authenticatorSelection?.userVerification
+                    == .discouraged
+            )
 
             let session = try await server.backend.createAuthentication(userId: "fay")
             _ = try await client.authenticate(
                 AuthenticationInput(
-                    sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken, userVerification: .required, hints: [.clientDevice]))
+                    sessionId: session.biometricPasskeySessionId,
+                    clientToken: session.clientToken,
+                    userVerification: .required,
+                    hints: [.clientDevice]
+                )
+            )
             let options = await authenticator.assertionRequests.last?.options
             #expect(options?.userVerification == .required)
             #expect(options?.hints == [.clientDevice])
 
             let lowered = try await server.backend.createAuthentication(userId: "fay", mode: "stepUp")
             _ = try await client.authenticate(
-                AuthenticationInput(sessionId: lowered.biometricPasskeySessionId, clientToken: lowered.clientToken, userVerification: .discouraged))
+                AuthenticationInput(
+                    sessionId: lowered.biometricPasskeySessionId,
+                    clientToken: lowered.clientToken,
+                    userVerification: .discouraged
+                )
+            )
             #expect(await authenticator.assertionRequests.last?.options.userVerification == .required)
         }
     }
@@ -159,15 +251,27 @@ struct EndToEndTests {
             let client = try server.client(authenticator, timeoutRange: .milliseconds(100) ... .seconds(2))
             let attempt = try await server.backend.createRegistration(userId: "gus", userName: "gus")
             await authenticator.script(.cancel)
-            let input = EnrollmentInput(registrationAttemptId: attempt.registrationAttemptId, clientToken: attempt.clientToken, userId: "gus")
+            let input = EnrollmentInput(
+                registrationAttemptId: attempt.registrationAttemptId,
+                clientToken: attempt.clientToken,
+                userId: "gus"
+            )
             #expect(await passkeyError { _ = try await client.enroll(input) }?.code == .userCancelled)
             _ = try await client.enroll(input)
 
-            for (step, code) in [(ScriptableAuthenticator.Step.lockout, PasskeyError.Code.biometricLockout), (.noCredential, .passkeyNotFound)] {
+            for (step, code) in [
+                (ScriptableAuthenticator.Step.lockout, PasskeyError.Code.biometricLockout),
+                (.noCredential, .passkeyNotFound),
+            ] {
                 let session = try await server.backend.createAuthentication(userId: "gus")
                 await authenticator.script(step)
                 let error = await passkeyError {
-                    _ = try await client.authenticate(AuthenticationInput(sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken))
+                    _ = try await client.authenticate(
+                        AuthenticationInput(
+                            sessionId: session.biometricPasskeySessionId,
+                            clientToken: session.clientToken
+                        )
+                    )
                 }
                 #expect(error?.code == code)
             }
@@ -176,14 +280,25 @@ struct EndToEndTests {
             let slow = try await server.backend.createAuthentication(userId: "gus")
             await authenticator.script(.delay(.seconds(5)))
             let timeout = await passkeyError {
-                _ = try await client.authenticate(AuthenticationInput(sessionId: slow.biometricPasskeySessionId, clientToken: slow.clientToken))
+                _ = try await client.authenticate(
+                    AuthenticationInput(sessionId: slow.biometricPasskeySessionId, clientToken: slow.clientToken)
+                )
             }
             #expect(timeout?.code == .timeout)
 
             let session = try await server.backend.createAuthentication(userId: "gus")
-            for mode in [AuthenticationInput.Mode.stepUp(.init()), .crossPlatform(.init(handoffToken: "t", verificationCode: "42"))] {
+            for mode in [
+                AuthenticationInput.Mode.stepUp(.init()),
+                .crossPlatform(.init(handoffToken: "t", verificationCode: "42")),
+            ] {
                 let error = await passkeyError {
-                    _ = try await client.authenticate(AuthenticationInput(sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken, mode: mode))
+                    _ = try await client.authenticate(
+                        AuthenticationInput(
+                            sessionId: session.biometricPasskeySessionId,
+                            clientToken: session.clientToken,
+                            mode: mode
+                        )
+                    )
                 }
                 #expect(error?.code == .featureNotAvailable)
             }
@@ -195,7 +310,9 @@ struct EndToEndTests {
         try await LiveServer.run { server in
             let client = try server.client(ScriptableAuthenticator())
             let wrongToken = await passkeyError {
-                _ = try await client.enroll(EnrollmentInput(registrationAttemptId: "reg_unknown", clientToken: "pkc_wrong"))
+                _ = try await client.enroll(
+                    EnrollmentInput(registrationAttemptId: "reg_unknown", clientToken: "pkc_wrong")
+                )
             }
             #expect(wrongToken?.code == .invalidOrExpiredSession)
             #expect(wrongToken?.serverCode == "UNAUTHENTICATED")
@@ -203,7 +320,11 @@ struct EndToEndTests {
             #expect(wrongToken?.requestId?.hasPrefix("req_") == true)
 
             let attempt = try await server.backend.createRegistration(userId: "hal", userName: "hal")
-            let input = EnrollmentInput(registrationAttemptId: attempt.registrationAttemptId, clientToken: attempt.clientToken, userId: "hal")
+            let input = EnrollmentInput(
+                registrationAttemptId: attempt.registrationAttemptId,
+                clientToken: attempt.clientToken,
+                userId: "hal"
+            )
             _ = try await client.enroll(input)
             let reused = await passkeyError { _ = try await client.enroll(input) }
             #expect(reused?.code == .registrationAttemptConflict)
@@ -217,11 +338,21 @@ struct EndToEndTests {
     func relyingPartyMismatch() async throws {
         try await LiveServer.run { server in
             let client = PasskeyClient(
-                configuration: try PasskeyClientConfiguration(rpDomain: "example.com", serverBaseURL: server.baseURL, storage: "tests"),
-                authenticator: ScriptableAuthenticator())
+                configuration: try PasskeyClientConfiguration(
+                    rpDomain: "example.com",
+                    serverBaseURL: server.baseURL,
+                    storage: "tests"
+                ),
+                authenticator: ScriptableAuthenticator()
+            )
             let attempt = try await server.backend.createRegistration(userId: "ivy", userName: "ivy")
             let error = await passkeyError {
-                _ = try await client.enroll(EnrollmentInput(registrationAttemptId: attempt.registrationAttemptId, clientToken: attempt.clientToken))
+                _ = try await client.enroll(
+                    EnrollmentInput(
+                        registrationAttemptId: attempt.registrationAttemptId,
+                        clientToken: attempt.clientToken
+                    )
+                )
             }
             #expect(error?.code == .relyingPartyMismatch)
         }

@@ -6,7 +6,8 @@ import Testing
 struct ErrorMappingTests {
     /// Every error code the server answers with (DESIGN §3 and the server's flows), and the SDK code it becomes.
     static let serverCodes: [(server: String, sdk: PasskeyError.Code)] = [
-        ("INVALID_REQUEST", .invalidInput), ("PAYLOAD_TOO_LARGE", .invalidInput), ("UNAUTHENTICATED", .invalidOrExpiredSession),
+        ("INVALID_REQUEST", .invalidInput), ("PAYLOAD_TOO_LARGE", .invalidInput),
+        ("UNAUTHENTICATED", .invalidOrExpiredSession),
         ("FORBIDDEN", .authContextMismatch), ("NOT_FOUND", .notFound), ("METHOD_NOT_ALLOWED", .serverError),
         ("RATE_LIMITED", .rateLimited), ("INTERNAL_ERROR", .serverError), ("SERVICE_UNAVAILABLE", .serverError),
         ("ORIGIN_NOT_ALLOWED", .relyingPartyMismatch), ("RP_ID_MISMATCH", .relyingPartyMismatch),
@@ -14,16 +15,20 @@ struct ErrorMappingTests {
         ("CHALLENGE_EXPIRED", .challengeExpired), ("CHALLENGE_CONSUMED", .challengeConsumed),
         ("ATTESTATION_INVALID", .verificationFailed), ("ASSERTION_INVALID", .verificationFailed),
         ("USER_PRESENCE_REQUIRED", .verificationFailed), ("ATTESTATION_FORMAT_NOT_ALLOWED", .authenticatorNotAllowed),
-        ("ALGORITHM_NOT_ALLOWED", .authenticatorNotAllowed), ("SYNCED_CREDENTIALS_NOT_ALLOWED", .authenticatorNotAllowed),
+        ("ALGORITHM_NOT_ALLOWED", .authenticatorNotAllowed),
+        ("SYNCED_CREDENTIALS_NOT_ALLOWED", .authenticatorNotAllowed),
         ("USER_VERIFICATION_REQUIRED", .userVerificationRequired), ("CREDENTIAL_NOT_FOUND", .passkeyNotFound),
         ("NO_ACTIVE_CREDENTIALS", .passkeyNotFound), ("CREDENTIAL_INACTIVE", .passkeyRevoked),
-        ("CREDENTIAL_ALREADY_REGISTERED", .passkeyAlreadyExists), ("CREDENTIAL_CLONE_SUSPECTED", .credentialCloneSuspected),
+        ("CREDENTIAL_ALREADY_REGISTERED", .passkeyAlreadyExists),
+        ("CREDENTIAL_CLONE_SUSPECTED", .credentialCloneSuspected),
         ("MAX_CREDENTIALS_REACHED", .maxCredentialsReached), ("CREDENTIAL_NAME_INVALID", .credentialNameInvalid),
         ("CREDENTIAL_NAME_HTML", .credentialNameInvalid), ("CREDENTIAL_NAME_DUPLICATE", .credentialNameDuplicate),
-        ("REGISTRATION_ATTEMPT_CONFLICT", .registrationAttemptConflict), ("REGISTRATION_ATTEMPT_EXPIRED", .registrationAttemptExpired),
+        ("REGISTRATION_ATTEMPT_CONFLICT", .registrationAttemptConflict),
+        ("REGISTRATION_ATTEMPT_EXPIRED", .registrationAttemptExpired),
         ("RESERVATION_EXPIRED", .reservationExpired), ("INVALID_OR_EXPIRED_SESSION", .invalidOrExpiredSession),
         ("RESULT_ALREADY_REDEEMED", .resultAlreadyRedeemed), ("INVALID_RESULT_TOKEN", .invalidResultToken),
-        ("AUTHENTICATION_NOT_COMPLETED", .authenticationNotCompleted), ("STEP_UP_CREDENTIAL_USER_MISMATCH", .stepUpCredentialUserMismatch),
+        ("AUTHENTICATION_NOT_COMPLETED", .authenticationNotCompleted),
+        ("STEP_UP_CREDENTIAL_USER_MISMATCH", .stepUpCredentialUserMismatch),
         ("WORKFLOW_NOT_COMPLETED", .workflowNotCompleted), ("WORKFLOW_DECLINED", .workflowDeclined),
         ("WORKFLOW_UNDER_REVIEW", .workflowUnderReview), ("WORKFLOW_RUN_REUSE_FORBIDDEN", .workflowRunReuseForbidden),
         ("HANDOFF_ALREADY_CLAIMED", "HANDOFF_ALREADY_CLAIMED"), ("RECOVERY_TOKEN_INVALID", "RECOVERY_TOKEN_INVALID"),
@@ -39,7 +44,9 @@ struct ErrorMappingTests {
     func unknownCode() {
         #expect(PasskeyError.Code(serverCode: "QUANTUM_FLUX_EXCEEDED").rawValue == "QUANTUM_FLUX_EXCEEDED")
         #expect(!PasskeyError.Code.isKnownServerCode("QUANTUM_FLUX_EXCEEDED"))
-        for junk in ["", "lower_case", "WITH SPACE", String(repeating: "A", count: 65), "1STARTS_WITH_DIGIT", "ÜNICODE"] {
+        for junk in [
+            "", "lower_case", "WITH SPACE", String(repeating: "A", count: 65), "1STARTS_WITH_DIGIT", "ÜNICODE",
+        ] {
             #expect(PasskeyError.Code(serverCode: junk) == .serverError, "\(junk)")
         }
     }
@@ -48,7 +55,8 @@ struct ErrorMappingTests {
     /// mapped on purpose: a code added to the server without an SDK mapping fails here.
     @Test("the server's sources raise no code the SDK does not map")
     func serverSourcesCovered() throws {
-        let serverSources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let serverSources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Sources/PasskeyServer")
         guard let enumerator = FileManager.default.enumerator(atPath: serverSources.path) else {
             Issue.record("the server's sources are not beside the tests")
@@ -78,7 +86,13 @@ struct ErrorMappingTests {
 
     @Test("errors are equal by code; the description carries the server code and request id")
     func equalityAndDescription() {
-        let error = PasskeyError(.passkeyNotFound, "gone", serverCode: "CREDENTIAL_NOT_FOUND", httpStatus: 404, requestId: "req_1")
+        let error = PasskeyError(
+            .passkeyNotFound,
+            "gone",
+            serverCode: "CREDENTIAL_NOT_FOUND",
+            httpStatus: 404,
+            requestId: "req_1"
+        )
         #expect(error == PasskeyError(.passkeyNotFound, "other message"))
         #expect(error.description == "PASSKEY_NOT_FOUND: gone (server: CREDENTIAL_NOT_FOUND) [request req_1]")
     }
@@ -87,6 +101,8 @@ struct ErrorMappingTests {
     func codable() throws {
         let data = try JSONEncoder().encode(PasskeyError.Code.userCancelled)
         #expect(String(decoding: data, as: UTF8.self) == "\"USER_CANCELLED\"")
-        #expect(try JSONDecoder().decode(PasskeyError.Code.self, from: Data("\"SOMETHING_NEW\"".utf8)) == "SOMETHING_NEW")
+        #expect(
+            try JSONDecoder().decode(PasskeyError.Code.self, from: Data("\"SOMETHING_NEW\"".utf8)) == "SOMETHING_NEW"
+        )
     }
 }

@@ -11,10 +11,20 @@ struct KeyStoreTests {
 
     static func entry(_ id: UInt8, rp: String = "example.com") -> KeyStoreEntry {
         KeyStoreEntry(
-            credentialId: Base64URLBytes(Array(repeating: id, count: 16)), key: Base64URLBytes(Array(repeating: 0x42, count: 32)), rpId: rp,
-            userHandle: [1, 2, 3], userName: "alice", userDisplayName: "Alice", userId: "alice", discoverable: true, signCount: 3,
-            backupEligible: true, backupState: false, createdAt: Date(timeIntervalSince1970: 1_700_000_000),
-            lastUsedAt: Date(timeIntervalSince1970: 1_700_000_100))
+            credentialId: Base64URLBytes(Array(repeating: id, count: 16)),
+            key: Base64URLBytes(Array(repeating: 0x42, count: 32)),
+            rpId: rp,
+            userHandle: [1, 2, 3],
+            userName: "alice",
+            userDisplayName: "Alice",
+            userId: "alice",
+            discoverable: true,
+            signCount: 3,
+            backupEligible: true,
+            backupState: false,
+            createdAt: Date(timeIntervalSince1970: 1_700_000_000),
+            lastUsedAt: Date(timeIntervalSince1970: 1_700_000_100)
+        )
     }
 
     @Test("entries round-trip and survive a restart (a new instance on the same file)")
@@ -30,7 +40,7 @@ struct KeyStoreTests {
 
         let restarted = EncryptedFileKeyStore(path: path, protection: Self.protection)
         #expect(try await restarted.entries() == [Self.entry(1), Self.entry(2)])
-        try await restarted.update { entries in entries.removeFirst() }
+        try await restarted.update { entries in _ = entries.removeFirst() }
         #expect(try await EncryptedFileKeyStore(path: path, protection: Self.protection).entries() == [Self.entry(2)])
     }
 
@@ -85,13 +95,18 @@ struct KeyStoreTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
-    @Test("a tampered ciphertext, header or tag gives KEY_STORE_CORRUPT, never an empty store", arguments: ["ciphertext", "nonce", "logN"])
+    @Test(
+        "a tampered ciphertext, header or tag gives KEY_STORE_CORRUPT, never an empty store",
+        arguments: ["ciphertext", "nonce", "logN"]
+    )
     func tampered(member: String) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("keys.json")
         try await EncryptedFileKeyStore(path: path, protection: Self.protection).update { $0 = [Self.entry(1)] }
-        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        )
         switch member {
         case "logN":
             // A changed header fails the key check (the salt and parameters feed the key): reported, not ignored.
@@ -105,8 +120,13 @@ struct KeyStoreTests {
         }
         try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
         chmod(path, 0o600)
-        let error = await passkeyError { _ = try await EncryptedFileKeyStore(path: path, protection: Self.protection).entries() }
-        #expect(error?.code == (member == "logN" ? .keyStoreWrongPassphrase : .keyStoreCorrupt), "\(String(describing: error))")
+        let error = await passkeyError {
+            _ = try await EncryptedFileKeyStore(path: path, protection: Self.protection).entries()
+        }
+        #expect(
+            error?.code == (member == "logN" ? .keyStoreWrongPassphrase : .keyStoreCorrupt),
+            "\(String(describing: error))"
+        )
     }
 
     @Test("damaged and foreign files are reported, and an update does not overwrite them")
@@ -114,10 +134,15 @@ struct KeyStoreTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let cases: [(String, PasskeyError.Code)] = [
-            ("not json at all", .keyStoreCorrupt), (#"{"format": "swift-passkeys.key-store", "version": 1"#, .keyStoreCorrupt),
-            (#"{"credentials": []}"#, .keyStoreUnrecognized), (#"{"format": "swift-passkeys.key-store", "version": 2}"#, .keyStoreUnrecognized),
+            ("not json at all", .keyStoreCorrupt),
+            (#"{"format": "swift-passkeys.key-store", "version": 1"#, .keyStoreCorrupt),
+            (#"{"credentials": []}"#, .keyStoreUnrecognized),
+            (#"{"format": "swift-passkeys.key-store", "version": 2}"#, .keyStoreUnrecognized),
             (#"{"format": "swift-passkeys.key-store", "version": 1, "kdf": {"name": "argon2"}}"#, .keyStoreCorrupt),
-            (#"{"format": "swift-passkeys.key-store", "version": 1, "kdf": {"name": "scrypt", "logN": 30, "r": 8, "p": 1}, "salt": "AAAAAAAAAAAAAAAAAAAAAA", "keyCheck": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "nonce": "AAAAAAAAAAAAAAAA", "ciphertext": "AAAAAAAAAAAAAAAAAAAAAA"}"#, .keyStoreCorrupt),
+            (
+                #"{"format": "swift-passkeys.key-store", "version": 1, "kdf": {"name": "scrypt", "logN": 30, "r": 8, "p": 1}, "salt": "AAAAAAAAAAAAAAAAAAAAAA", "keyCheck": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "nonce": "AAAAAAAAAAAAAAAA", "ciphertext": "AAAAAAAAAAAAAAAAAAAAAA"}"#,
+                .keyStoreCorrupt
+            ),
         ]
         for (index, (contents, code)) in cases.enumerated() {
             let path = folder.file("foreign-\(index).json")
@@ -130,7 +155,10 @@ struct KeyStoreTests {
         }
     }
 
-    @Test("a failed write leaves the old file whole and no temporary file", arguments: [AtomicFile.Fault.afterPartialWrite, .beforeRename])
+    @Test(
+        "a failed write leaves the old file whole and no temporary file",
+        arguments: [AtomicFile.Fault.afterPartialWrite, .beforeRename]
+    )
     func atomicWrite(fault: AtomicFile.Fault) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -139,7 +167,9 @@ struct KeyStoreTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
         let failing = EncryptedFileKeyStore(path: path, protection: Self.protection, fault: fault)
-        #expect(await passkeyError { try await failing.update { $0.append(Self.entry(2)) } }?.code == .keyStoreUnavailable)
+        #expect(
+            await passkeyError { try await failing.update { $0.append(Self.entry(2)) } }?.code == .keyStoreUnavailable
+        )
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(try folder.contents() == ["keys.json", "keys.json.lock"])
         #expect(try await EncryptedFileKeyStore(path: path, protection: Self.protection).entries() == [Self.entry(1)])
@@ -186,19 +216,42 @@ struct KeyStoreTests {
         try Data(String(repeating: "ab", count: 32).utf8).write(to: URL(fileURLWithPath: keyPath))
         let path = folder.file("keys.json")
         try await EncryptedFileKeyStore(path: path, protection: .keyFile(path: keyPath)).update { $0 = [Self.entry(1)] }
-        #expect(try await EncryptedFileKeyStore(path: path, protection: .key(SymmetricKey(data: Array(repeating: 0xAB, count: 32)))).entries() == [Self.entry(1)])
-        #expect(await passkeyError { _ = try await EncryptedFileKeyStore(path: path, protection: Self.protection).entries() }?.code == .keyStoreWrongPassphrase)
+        #expect(
+            try await EncryptedFileKeyStore(
+                path: path,
+                protection: .key(SymmetricKey(data: Array(repeating: 0xAB, count: 32)))
+            ).entries() == [Self.entry(1)]
+        )
         #expect(
             await passkeyError {
-                _ = try await EncryptedFileKeyStore(path: path, protection: .key(SymmetricKey(size: .bits256))).entries()
-            }?.code == .keyStoreWrongPassphrase)
+                _ = try await EncryptedFileKeyStore(path: path, protection: Self.protection).entries()
+            }?.code == .keyStoreWrongPassphrase
+        )
+        #expect(
+            await passkeyError {
+                _ = try await EncryptedFileKeyStore(path: path, protection: .key(SymmetricKey(size: .bits256)))
+                    .entries()
+            }?.code == .keyStoreWrongPassphrase
+        )
 
         let passphraseStore = folder.file("passphrase.json")
-        try await EncryptedFileKeyStore(path: passphraseStore, protection: Self.protection).update { $0 = [Self.entry(1)] }
-        #expect(await passkeyError { _ = try await EncryptedFileKeyStore(path: passphraseStore, protection: .keyFile(path: keyPath)).entries() }?.code == .keyStoreWrongPassphrase)
+        try await EncryptedFileKeyStore(path: passphraseStore, protection: Self.protection).update {
+            $0 = [Self.entry(1)]
+        }
+        #expect(
+            await passkeyError {
+                _ = try await EncryptedFileKeyStore(path: passphraseStore, protection: .keyFile(path: keyPath))
+                    .entries()
+            }?.code == .keyStoreWrongPassphrase
+        )
 
         try Data("short".utf8).write(to: URL(fileURLWithPath: keyPath))
-        #expect(await passkeyError { try await EncryptedFileKeyStore(path: folder.file("other.json"), protection: .keyFile(path: keyPath)).update { $0 = [] } }?.code == .invalidInput)
+        #expect(
+            await passkeyError {
+                try await EncryptedFileKeyStore(path: folder.file("other.json"), protection: .keyFile(path: keyPath))
+                    .update { $0 = [] }
+            }?.code == .invalidInput
+        )
     }
 
     @Test("the recommended scrypt parameters make a store that opens again")
@@ -206,17 +259,28 @@ struct KeyStoreTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("keys.json")
-        try await EncryptedFileKeyStore(path: path, protection: .passphrase("passphrase")).update { $0 = [Self.entry(1)] }
+        try await EncryptedFileKeyStore(path: path, protection: .passphrase("passphrase")).update {
+            $0 = [Self.entry(1)]
+        }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains(#""logN":\#(ScryptParameters.recommended.logN)"#))
-        #expect(try await EncryptedFileKeyStore(path: path, protection: .passphrase("passphrase")).entries() == [Self.entry(1)])
+        #expect(
+            try await EncryptedFileKeyStore(path: path, protection: .passphrase("passphrase")).entries() == [
+                Self.entry(1)
+            ]
+        )
     }
 
     @Test("a memory key store applies changes as one unit")
     func memoryStore() async throws {
         let store = MemoryKeyStore()
         try await store.update { $0 = [Self.entry(1)] }
-        _ = await passkeyError { try await store.update { entries throws(PasskeyError) in entries = []; throw PasskeyError(.cancelled, "") } }
+        _ = await passkeyError {
+            try await store.update { entries throws(PasskeyError) in
+                entries = []
+                throw PasskeyError(.cancelled, "")
+            }
+        }
         #expect(try await store.entries() == [Self.entry(1)])
     }
 }

@@ -22,7 +22,9 @@ struct TransportTests {
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             address.sin_port = 0
             let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             guard bound == 0 else { throw PasskeyError(.networkError, "bind failed") }
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -47,7 +49,12 @@ struct TransportTests {
             let closed = try SilentServer(listening: false)
             port = closed.port
         }
-        let error = await passkeyError { _ = try await Self.api(port: port, timeout: .seconds(10)).authenticationOptions(sessionId: "auth_1", clientToken: "t") }
+        let error = await passkeyError {
+            _ = try await Self.api(port: port, timeout: .seconds(10)).authenticationOptions(
+                sessionId: "auth_1",
+                clientToken: "t"
+            )
+        }
         #expect(error?.code == .networkError)
         #expect(error?.isRetryable == true)
     }
@@ -56,7 +63,12 @@ struct TransportTests {
     func timeout() async throws {
         let server = try SilentServer()
         let start = ContinuousClock.now
-        let error = await passkeyError { _ = try await Self.api(port: server.port, timeout: .milliseconds(500)).authenticationOptions(sessionId: "auth_1", clientToken: "t") }
+        let error = await passkeyError {
+            _ = try await Self.api(port: server.port, timeout: .milliseconds(500)).authenticationOptions(
+                sessionId: "auth_1",
+                clientToken: "t"
+            )
+        }
         #expect(error?.code == .timeout)
         #expect(ContinuousClock.now - start < .seconds(10))
     }
@@ -65,7 +77,12 @@ struct TransportTests {
     func cancellation() async throws {
         let server = try SilentServer()
         let task = Task { () async -> PasskeyError? in
-            await passkeyError { _ = try await Self.api(port: server.port, timeout: .seconds(30)).authenticationOptions(sessionId: "auth_1", clientToken: "t") }
+            await passkeyError {
+                _ = try await Self.api(port: server.port, timeout: .seconds(30)).authenticationOptions(
+                    sessionId: "auth_1",
+                    clientToken: "t"
+                )
+            }
         }
         try await Task.sleep(for: .milliseconds(200))
         task.cancel()
@@ -81,13 +98,19 @@ struct TransportTests {
     static func stubbed(_ status: Int, _ body: String, headers: [String: String] = [:]) -> PasskeyClientAPI {
         PasskeyClientAPI(
             serverBaseURL: URL(string: "https://passkeys.example.com")!,
-            transport: StubTransport(response: HTTPTransportResponse(status: status, headers: headers, body: Array(body.utf8))))
+            transport: StubTransport(
+                response: HTTPTransportResponse(status: status, headers: headers, body: Array(body.utf8))
+            )
+        )
     }
 
     @Test("a JSON error body maps through the server code table and keeps what the server said")
     func errorBody() async throws {
-        let body = #"{"error": {"code": "CHALLENGE_EXPIRED", "message": "The challenge expired.", "retryable": true, "requestId": "req_9"}}"#
-        let error = await passkeyError { _ = try await Self.stubbed(410, body).authenticationOptions(sessionId: "auth_1", clientToken: "t") }
+        let body =
+            #"{"error": {"code": "CHALLENGE_EXPIRED", "message": "The challenge expired.", "retryable": true, "requestId": "req_9"}}"#
+        let error = await passkeyError {
+            _ = try await Self.stubbed(410, body).authenticationOptions(sessionId: "auth_1", clientToken: "t")
+        }
         #expect(error?.code == .challengeExpired)
         #expect(error?.message == "The challenge expired.")
         #expect(error?.isRetryable == true)
@@ -96,23 +119,42 @@ struct TransportTests {
         #expect(error?.requestId == "req_9")
 
         let unknown = #"{"error": {"code": "BRAND_NEW_CODE", "message": "New.", "retryable": false}}"#
-        let kept = await passkeyError { _ = try await Self.stubbed(409, unknown, headers: ["X-Request-Id": "req_h"]).authenticationOptions(sessionId: "a", clientToken: "t") }
+        let kept = await passkeyError {
+            _ = try await Self.stubbed(409, unknown, headers: ["X-Request-Id": "req_h"]).authenticationOptions(
+                sessionId: "a",
+                clientToken: "t"
+            )
+        }
         #expect(kept?.code.rawValue == "BRAND_NEW_CODE")
         #expect(kept?.requestId == "req_h")
     }
 
     @Test(
         "an answer without an error body maps by status",
-        arguments: [(502, PasskeyError.Code.serverError), (503, .serverError), (504, .timeout), (429, .rateLimited), (404, .notFound), (401, .invalidOrExpiredSession)])
+        arguments: [
+            (502, PasskeyError.Code.serverError), (503, .serverError), (504, .timeout), (429, .rateLimited),
+            (404, .notFound), (401, .invalidOrExpiredSession),
+        ]
+    )
     func statusOnly(status: Int, code: PasskeyError.Code) async {
-        let error = await passkeyError { _ = try await Self.stubbed(status, "<html>Bad gateway</html>").authenticationOptions(sessionId: "a", clientToken: "t") }
+        let error = await passkeyError {
+            _ = try await Self.stubbed(status, "<html>Bad gateway</html>").authenticationOptions(
+                sessionId: "a",
+                clientToken: "t"
+            )
+        }
         #expect(error?.code == code)
         #expect(error?.httpStatus == status)
     }
 
     @Test("a 200 that is not our API is SERVER_ERROR")
     func notOurAPI() async {
-        let error = await passkeyError { _ = try await Self.stubbed(200, #"{"hello": "world"}"#).authenticationOptions(sessionId: "a", clientToken: "t") }
+        let error = await passkeyError {
+            _ = try await Self.stubbed(200, #"{"hello": "world"}"#).authenticationOptions(
+                sessionId: "a",
+                clientToken: "t"
+            )
+        }
         #expect(error?.code == .serverError)
     }
 }

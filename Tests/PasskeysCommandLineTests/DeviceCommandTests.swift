@@ -35,14 +35,25 @@ struct DeviceCommandTests {
         configuration.database = "memory"
         configuration.apiKeys = [.init(name: "cli-tests", key: apiKey)]
         configuration.appleApps = [.init(teamId: "ABCDE12345", bundleId: "com.example.app")]
-        let service = try PasskeyService(configuration: configuration, store: MemoryPasskeyStore(), logger: Logger(label: "cli-device-tests"))
+        let service = try PasskeyService(
+            configuration: configuration,
+            store: MemoryPasskeyStore(),
+            logger: Logger(label: "cli-device-tests")
+        )
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        try await PasskeyApplication.build(service: service, logger: Logger(label: "cli-device-tests")).test(.live) { client in
+        try await PasskeyApplication.build(service: service, logger: Logger(label: "cli-device-tests")).test(.live) {
+            client in
             try await body(
                 Setup(
-                    server: "http://localhost:\(client.port!)", keyStore: folder.url.appendingPathComponent("keys.json").path,
-                    environment: [DeviceEnvironment.apiKey: apiKey, DeviceEnvironment.passphrase: "cli test passphrase", "HOME": folder.url.path]))
+                    server: "http://localhost:\(client.port!)",
+                    keyStore: folder.url.appendingPathComponent("keys.json").path,
+                    environment: [
+                        DeviceEnvironment.apiKey: apiKey, DeviceEnvironment.passphrase: "cli test passphrase",
+                        "HOME": folder.url.path,
+                    ]
+                )
+            )
         }
     }
 
@@ -50,14 +61,17 @@ struct DeviceCommandTests {
     static func listedIDs(_ result: CommandResult) -> [String] {
         result.standardOutput.split(separator: "\n").compactMap { line in
             let content = line.drop { $0 == " " }
-            return content.hasPrefix("credential ") ? String(content.dropFirst("credential".count).drop { $0 == " " }) : nil
+            return content.hasPrefix("credential ")
+                ? String(content.dropFirst("credential".count).drop { $0 == " " }) : nil
         }
     }
 
     @Test("register, sign in with and without --user, list and delete")
     func lifecycle() async throws {
         try await Self.withServer { setup in
-            let registered = await setup.run(["register"] + setup.device + ["--user", "alice", "--display-name", "Alice Example"])
+            let registered = await setup.run(
+                ["register"] + setup.device + ["--user", "alice", "--display-name", "Alice Example"]
+            )
             #expect(registered.exitCode == 0, "\(registered.standardError)")
             #expect(registered.standardOutput.contains("Registered a passkey for alice on localhost."))
             #expect(registered.standardError.isEmpty)
@@ -81,7 +95,11 @@ struct DeviceCommandTests {
             let deleted = await setup.run(["keys", "delete", ids[0], "--key-store", setup.keyStore])
             #expect(deleted.exitCode == 0)
             #expect(deleted.standardOutput.contains("stays registered on the server"))
-            #expect(await setup.run(["keys", "list", "--key-store", setup.keyStore]).standardOutput.contains("No passkeys in"))
+            #expect(
+                await setup.run(["keys", "list", "--key-store", setup.keyStore]).standardOutput.contains(
+                    "No passkeys in"
+                )
+            )
 
             let failed = await setup.run(["sign-in"] + setup.device + ["--user", "alice"])
             #expect(failed.exitCode == 1)
@@ -109,32 +127,47 @@ struct DeviceCommandTests {
     func keyStorePath() async throws {
         try await Self.withServer { setup in
             let home = try #require(setup.environment["HOME"])
-            let viaHome = await setup.run(["register", "--server", setup.server, "--origin", "https://localhost", "--user", "carol"])
+            let viaHome = await setup.run([
+                "register", "--server", setup.server, "--origin", "https://localhost", "--user", "carol",
+            ])
             #expect(viaHome.exitCode == 0, "\(viaHome.standardError)")
             #expect(FileManager.default.fileExists(atPath: "\(home)/.config/passkeys/keys.json"))
 
             let xdg = "\(home)/xdg"
-            let viaXDG = await setup.run(["register", "--server", setup.server, "--origin", "https://localhost", "--user", "dora"], environment: ["XDG_CONFIG_HOME": xdg])
+            let viaXDG = await setup.run(
+                ["register", "--server", setup.server, "--origin", "https://localhost", "--user", "dora"],
+                environment: ["XDG_CONFIG_HOME": xdg]
+            )
             #expect(viaXDG.exitCode == 0)
             #expect(FileManager.default.fileExists(atPath: "\(xdg)/passkeys/keys.json"))
 
             let custom = "\(home)/custom/keys.json"
             let viaEnvironment = await setup.run(
-                ["register", "--server", setup.server, "--origin", "https://localhost", "--user", "emil"], environment: [DeviceEnvironment.keyStore: custom])
+                ["register", "--server", setup.server, "--origin", "https://localhost", "--user", "emil"],
+                environment: [DeviceEnvironment.keyStore: custom]
+            )
             #expect(viaEnvironment.exitCode == 0)
             let attributes = try FileManager.default.attributesOfItem(atPath: custom)
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         }
     }
 
-    @Test("without PASSKEYS_KEY_STORE_PASSPHRASE the development passphrase is used, with a warning; another passphrase is refused")
+    @Test(
+        "without PASSKEYS_KEY_STORE_PASSPHRASE the development passphrase is used, with a warning; another passphrase is refused"
+    )
     func passphrase() async throws {
         try await Self.withServer { setup in
-            let development = await setup.run(["register"] + setup.device + ["--user", "finn"], environment: [DeviceEnvironment.passphrase: ""])
+            let development = await setup.run(
+                ["register"] + setup.device + ["--user", "finn"],
+                environment: [DeviceEnvironment.passphrase: ""]
+            )
             #expect(development.exitCode == 0)
             #expect(development.standardError.contains("warning: PASSKEYS_KEY_STORE_PASSPHRASE is not set"))
 
-            let wrong = await setup.run(["keys", "list", "--key-store", setup.keyStore], environment: [DeviceEnvironment.passphrase: "another"])
+            let wrong = await setup.run(
+                ["keys", "list", "--key-store", setup.keyStore],
+                environment: [DeviceEnvironment.passphrase: "another"]
+            )
             #expect(wrong.exitCode == 1)
             #expect(wrong.standardError.contains("error: KEY_STORE_WRONG_PASSPHRASE"))
             #expect(wrong.standardError.contains("what to do: Set PASSKEYS_KEY_STORE_PASSPHRASE"))
@@ -144,11 +177,17 @@ struct DeviceCommandTests {
     @Test("failures print the code and what to do, and exit non-zero")
     func failures() async throws {
         try await Self.withServer { setup in
-            let noKey = await setup.run(["register"] + setup.device + ["--user", "gail"], environment: [DeviceEnvironment.apiKey: ""])
+            let noKey = await setup.run(
+                ["register"] + setup.device + ["--user", "gail"],
+                environment: [DeviceEnvironment.apiKey: ""]
+            )
             #expect(noKey.exitCode == 1)
             #expect(noKey.standardError.contains("INVALID_CONFIGURATION: PASSKEYS_API_KEY is not set"))
 
-            let wrongKey = await setup.run(["register"] + setup.device + ["--user", "gail"], environment: [DeviceEnvironment.apiKey: "wrong"])
+            let wrongKey = await setup.run(
+                ["register"] + setup.device + ["--user", "gail"],
+                environment: [DeviceEnvironment.apiKey: "wrong"]
+            )
             #expect(wrongKey.exitCode == 1)
             #expect(wrongKey.standardError.contains("what to do: The server does not accept PASSKEYS_API_KEY"))
 
@@ -156,11 +195,16 @@ struct DeviceCommandTests {
             #expect(unknownUser.exitCode == 1)
             #expect(unknownUser.standardError.contains("error: NOT_FOUND"))
 
-            let wrongOrigin = await setup.run(["register", "--server", setup.server, "--key-store", setup.keyStore, "--origin", "https://evil.example", "--user", "gail"])
+            let wrongOrigin = await setup.run([
+                "register", "--server", setup.server, "--key-store", setup.keyStore, "--origin", "https://evil.example",
+                "--user", "gail",
+            ])
             #expect(wrongOrigin.exitCode == 1)
             #expect(wrongOrigin.standardError.contains("RELYING_PARTY_MISMATCH"))
 
-            let badServer = await setup.run(["register", "--server", "http://example.com", "--key-store", setup.keyStore, "--user", "gail"])
+            let badServer = await setup.run([
+                "register", "--server", "http://example.com", "--key-store", setup.keyStore, "--user", "gail",
+            ])
             #expect(badServer.exitCode == 2)
             #expect(badServer.standardError.contains("INVALID_INPUT"))
 

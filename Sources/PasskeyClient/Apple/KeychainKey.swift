@@ -28,7 +28,10 @@ public enum KeychainKey {
         add[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
         let added = SecItemAdd(add as CFDictionary, nil)
         guard added == errSecSuccess else {
-            throw PasskeyError(.keyStoreUnavailable, "The keychain could not store the key store key (OSStatus \(added)).")
+            throw PasskeyError(
+                .keyStoreUnavailable,
+                "The keychain could not store the key store key (OSStatus \(added))."
+            )
         }
         return key
     }

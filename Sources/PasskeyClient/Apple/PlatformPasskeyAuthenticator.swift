@@ -28,7 +28,9 @@ public struct PlatformPasskeyAuthenticator: Authenticator {
 
     public func isSupported() async -> Bool { true }
 
-    public func makeCredential(_ request: CredentialCreationRequest) async throws(PasskeyError) -> RegistrationResponseJSON {
+    public func makeCredential(
+        _ request: CredentialCreationRequest
+    ) async throws(PasskeyError) -> RegistrationResponseJSON {
         let options = request.options
         var supportsExclusion = false
         if #available(iOS 17.4, macOS 14.4, visionOS 1.1, *) { supportsExclusion = true }
@@ -44,7 +46,10 @@ public struct PlatformPasskeyAuthenticator: Authenticator {
         if plan.usesPlatformProvider {
             let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: request.rpID)
             let registration = provider.createCredentialRegistrationRequest(
-                challenge: challenge, name: options.user.name, userID: Data(options.user.id.bytes))
+                challenge: challenge,
+                name: options.user.name,
+                userID: Data(options.user.id.bytes)
+            )
             registration.displayName = options.user.displayName
             registration.userVerificationPreference = .init(rawValue: plan.userVerificationPreference)
             registration.attestationPreference = .init(rawValue: plan.attestationPreference ?? "none")
@@ -58,14 +63,23 @@ public struct PlatformPasskeyAuthenticator: Authenticator {
         if plan.usesSecurityKeyProvider {
             let provider = ASAuthorizationSecurityKeyPublicKeyCredentialProvider(relyingPartyIdentifier: request.rpID)
             let registration = provider.createCredentialRegistrationRequest(
-                challenge: challenge, displayName: options.user.displayName, name: options.user.name, userID: Data(options.user.id.bytes))
+                challenge: challenge,
+                displayName: options.user.displayName,
+                name: options.user.name,
+                userID: Data(options.user.id.bytes)
+            )
             registration.userVerificationPreference = .init(rawValue: plan.userVerificationPreference)
             registration.attestationPreference = .init(rawValue: plan.attestationPreference ?? "none")
             registration.credentialParameters = options.pubKeyCredParams.map {
-                ASAuthorizationPublicKeyCredentialParameters(algorithm: ASCOSEAlgorithmIdentifier(rawValue: $0.alg.rawValue))
+                ASAuthorizationPublicKeyCredentialParameters(
+                    algorithm: ASCOSEAlgorithmIdentifier(rawValue: $0.alg.rawValue)
+                )
             }
             registration.excludedCredentials = plan.excludedCredentialIDs.map {
-                ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor(credentialID: Data($0), transports: ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.allSupported)
+                ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor(
+                    credentialID: Data($0),
+                    transports: ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.allSupported
+                )
             }
             requests.append(registration)
         }
@@ -76,21 +90,38 @@ public struct PlatformPasskeyAuthenticator: Authenticator {
             throw AppleErrorMapping.authorizationError(code: 1002)
         }
         let id = Array(registration.credentialID)
-        let attachment: AuthenticatorAttachment = credential is ASAuthorizationPlatformPublicKeyCredentialRegistration ? .platform : .crossPlatform
+        let attachment: AuthenticatorAttachment =
+            credential is ASAuthorizationPlatformPublicKeyCredentialRegistration ? .platform : .crossPlatform
         let entry = KeyStoreEntry(
-            credentialId: Base64URLBytes(id), key: [], rpId: request.rpID, userHandle: options.user.id, userName: options.user.name,
-            userDisplayName: options.user.displayName, userId: request.userId, discoverable: true, signCount: 0, backupEligible: false,
-            backupState: false, createdAt: Date())
+            credentialId: Base64URLBytes(id),
+            key: [],
+            rpId: request.rpID,
+            userHandle: options.user.id,
+            userName: options.user.name,
+            userDisplayName: options.user.displayName,
+            userId: request.userId,
+            discoverable: true,
+            signCount: 0,
+            backupEligible: false,
+            backupState: false,
+            createdAt: Date()
+        )
         try await registry.update { entries throws(PasskeyError) in entries.append(entry) }
         return RegistrationResponseJSON(
-            id: Base64URL.encode(id), rawId: Base64URLBytes(id),
+            id: Base64URL.encode(id),
+            rawId: Base64URLBytes(id),
             response: AuthenticatorAttestationResponseJSON(
-                clientDataJSON: Base64URLBytes(Array(registration.rawClientDataJSON)), attestationObject: Base64URLBytes(Array(attestationObject)),
-                transports: attachment == .platform ? [.internal, .hybrid] : nil),
-            authenticatorAttachment: attachment)
+                clientDataJSON: Base64URLBytes(Array(registration.rawClientDataJSON)),
+                attestationObject: Base64URLBytes(Array(attestationObject)),
+                transports: attachment == .platform ? [.internal, .hybrid] : nil
+            ),
+            authenticatorAttachment: attachment
+        )
     }
 
-    public func getAssertion(_ request: CredentialAssertionRequest) async throws(PasskeyError) -> AuthenticationResponseJSON {
+    public func getAssertion(
+        _ request: CredentialAssertionRequest
+    ) async throws(PasskeyError) -> AuthenticationResponseJSON {
         let options = request.options
         let plan = PlatformRequestPlan(assertion: request)
         let challenge = Data(options.challenge.bytes)
@@ -99,7 +130,9 @@ public struct PlatformPasskeyAuthenticator: Authenticator {
             let assertion = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: request.rpID)
                 .createCredentialAssertionRequest(challenge: challenge)
             assertion.userVerificationPreference = .init(rawValue: plan.userVerificationPreference)
-            assertion.allowedCredentials = plan.allowedCredentialIDs.map { ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: Data($0)) }
+            assertion.allowedCredentials = plan.allowedCredentialIDs.map {
+                ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: Data($0))
+            }
             requests.append(assertion)
         }
         if plan.usesSecurityKeyProvider {
@@ -107,7 +140,10 @@ public struct PlatformPasskeyAuthenticator: Authenticator {
                 .createCredentialAssertionRequest(challenge: challenge)
             assertion.userVerificationPreference = .init(rawValue: plan.userVerificationPreference)
             assertion.allowedCredentials = plan.allowedCredentialIDs.map {
-                ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor(credentialID: Data($0), transports: ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.allSupported)
+                ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor(
+                    credentialID: Data($0),
+                    transports: ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.allSupported
+                )
             }
             requests.append(assertion)
         }
@@ -118,15 +154,22 @@ public struct PlatformPasskeyAuthenticator: Authenticator {
         let id = Array(assertion.credentialID)
         let time = Date()
         try await registry.update { entries throws(PasskeyError) in
-            if let index = entries.firstIndex(where: { $0.credentialId.bytes == id }) { entries[index].lastUsedAt = time }
+            if let index = entries.firstIndex(where: { $0.credentialId.bytes == id }) {
+                entries[index].lastUsedAt = time
+            }
         }
         return AuthenticationResponseJSON(
-            id: Base64URL.encode(id), rawId: Base64URLBytes(id),
+            id: Base64URL.encode(id),
+            rawId: Base64URLBytes(id),
             response: AuthenticatorAssertionResponseJSON(
                 clientDataJSON: Base64URLBytes(Array(assertion.rawClientDataJSON)),
-                authenticatorData: Base64URLBytes(Array(assertion.rawAuthenticatorData)), signature: Base64URLBytes(Array(assertion.signature)),
-                userHandle: assertion.userID.isEmpty ? nil : Base64URLBytes(Array(assertion.userID))),
-            authenticatorAttachment: credential is ASAuthorizationPlatformPublicKeyCredentialAssertion ? .platform : .crossPlatform)
+                authenticatorData: Base64URLBytes(Array(assertion.rawAuthenticatorData)),
+                signature: Base64URLBytes(Array(assertion.signature)),
+                userHandle: assertion.userID.isEmpty ? nil : Base64URLBytes(Array(assertion.userID))
+            ),
+            authenticatorAttachment: credential is ASAuthorizationPlatformPublicKeyCredentialAssertion
+                ? .platform : .crossPlatform
+        )
     }
 
     public func credentials(rpDomain: String?) async throws(PasskeyError) -> [Credential] {
@@ -136,7 +179,8 @@ public struct PlatformPasskeyAuthenticator: Authenticator {
     public func deleteCredential(id: String) async throws(PasskeyError) {
         throw PasskeyError(
             .credentialDeleteForbidden,
-            "Platform passkeys are removed by the user in Settings › Passwords; revoke this one on the server through your backend.")
+            "Platform passkeys are removed by the user in Settings › Passwords; revoke this one on the server through your backend."
+        )
     }
 }
 
@@ -149,7 +193,8 @@ final class AuthorizationRunner: NSObject {
     private init(anchor: ASPresentationAnchor) { self.anchor = anchor }
 
     static func perform(
-        _ requests: [ASAuthorizationRequest], anchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor
+        _ requests: [ASAuthorizationRequest],
+        anchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor
     ) async throws(PasskeyError) -> ASAuthorization {
         do {
             return try await Self.run(requests, anchor: anchor)
@@ -161,7 +206,8 @@ final class AuthorizationRunner: NSObject {
     }
 
     private static func run(
-        _ requests: [ASAuthorizationRequest], anchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor
+        _ requests: [ASAuthorizationRequest],
+        anchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor
     ) async throws -> ASAuthorization {
         let runner = AuthorizationRunner(anchor: anchor())
         let controller = ASAuthorizationController(authorizationRequests: requests)
@@ -180,7 +226,10 @@ final class AuthorizationRunner: NSObject {
 }
 
 extension AuthorizationRunner: @preconcurrency ASAuthorizationControllerDelegate {
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
+    func authorizationController(
+        controller: ASAuthorizationController,
+        didCompleteWithAuthorization authorization: ASAuthorization
+    ) {
         finish(.success(authorization))
     }
 

@@ -44,7 +44,10 @@ public struct PlatformRequestPlan: Sendable, Hashable {
     }
 
     /// Hints are in order of preference (WebAuthn §5.8.7); the attachment, when given, limits the choice.
-    static func providers(hints: [PublicKeyCredentialHint], attachment: AuthenticatorAttachment?) -> (platform: Bool, securityKey: Bool) {
+    static func providers(
+        hints: [PublicKeyCredentialHint],
+        attachment: AuthenticatorAttachment?
+    ) -> (platform: Bool, securityKey: Bool) {
         switch attachment {
         case .platform?: return (true, false)
         case .crossPlatform?: return (hints.first == .securityKey ? false : true, true)

@@ -18,23 +18,37 @@ public struct SecureEnclaveAuthenticator: Authenticator {
     /// - Parameter reason: the text the biometric prompt shows.
     public init(keyStore: any KeyStore, reason: String) {
         engine = SoftwareAuthenticator(
-            keyStore: keyStore, verifier: LocalAuthenticationVerifier(reason: reason),
-            behaviour: SoftwareAuthenticator.Behaviour(attestation: .none, counter: .incrementing, backup: .deviceBound),
-            keys: SecureEnclaveCredentialKeys())
+            keyStore: keyStore,
+            verifier: LocalAuthenticationVerifier(reason: reason),
+            behaviour: SoftwareAuthenticator.Behaviour(
+                attestation: .none,
+                counter: .incrementing,
+                backup: .deviceBound
+            ),
+            keys: SecureEnclaveCredentialKeys()
+        )
     }
 
     public func isSupported() async -> Bool { SecureEnclave.isAvailable }
 
-    public func makeCredential(_ request: CredentialCreationRequest) async throws(PasskeyError) -> RegistrationResponseJSON {
-        guard SecureEnclave.isAvailable else { throw PasskeyError(.hardwareNotAvailable, "This device has no Secure Enclave.") }
+    public func makeCredential(
+        _ request: CredentialCreationRequest
+    ) async throws(PasskeyError) -> RegistrationResponseJSON {
+        guard SecureEnclave.isAvailable else {
+            throw PasskeyError(.hardwareNotAvailable, "This device has no Secure Enclave.")
+        }
         return try await engine.makeCredential(request)
     }
 
-    public func getAssertion(_ request: CredentialAssertionRequest) async throws(PasskeyError) -> AuthenticationResponseJSON {
+    public func getAssertion(
+        _ request: CredentialAssertionRequest
+    ) async throws(PasskeyError) -> AuthenticationResponseJSON {
         try await engine.getAssertion(request)
     }
 
-    public func credentials(rpDomain: String?) async throws(PasskeyError) -> [Credential] { try await engine.credentials(rpDomain: rpDomain) }
+    public func credentials(rpDomain: String?) async throws(PasskeyError) -> [Credential] {
+        try await engine.credentials(rpDomain: rpDomain)
+    }
     public func deleteCredential(id: String) async throws(PasskeyError) { try await engine.deleteCredential(id: id) }
 }
 
@@ -66,29 +80,51 @@ public struct LocalAuthenticationVerifier: UserVerifier {
 public struct SecureEnclaveCredentialKeys: CredentialKeys {
     public init() {}
 
-    public func makeKey(verification: UserVerificationOutcome) async throws(PasskeyError) -> (stored: [UInt8], publicKey: [UInt8]) {
+    public func makeKey(
+        verification: UserVerificationOutcome
+    ) async throws(PasskeyError) -> (stored: [UInt8], publicKey: [UInt8]) {
         var failure: Unmanaged<CFError>?
-        guard let access = SecAccessControlCreateWithFlags(
-            nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, [.privateKeyUsage, .userPresence], &failure)
+        guard
+            let access = SecAccessControlCreateWithFlags(
+                nil,
+                kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+                [.privateKeyUsage, .userPresence],
+                &failure
+            )
         else {
-            throw PasskeyError(.hardwareNotAvailable, "The Secure Enclave key's access control cannot be made (is a passcode set?).")
+            throw PasskeyError(
+                .hardwareNotAvailable,
+                "The Secure Enclave key's access control cannot be made (is a passcode set?)."
+            )
         }
         do {
             let key = try SecureEnclave.P256.Signing.PrivateKey(
-                accessControl: access, authenticationContext: (verification.context as? EvaluatedContext)?.context)
+                accessControl: access,
+                authenticationContext: (verification.context as? EvaluatedContext)?.context
+            )
             return (Array(key.dataRepresentation), Array(key.publicKey.x963Representation))
         } catch {
             throw PasskeyError(.hardwareNotAvailable, "The Secure Enclave could not make a key.", cause: error)
         }
     }
 
-    public func sign(_ data: [UInt8], stored: [UInt8], verification: UserVerificationOutcome) async throws(PasskeyError) -> [UInt8] {
+    public func sign(
+        _ data: [UInt8],
+        stored: [UInt8],
+        verification: UserVerificationOutcome
+    ) async throws(PasskeyError) -> [UInt8] {
         do {
             let key = try SecureEnclave.P256.Signing.PrivateKey(
-                dataRepresentation: Data(stored), authenticationContext: (verification.context as? EvaluatedContext)?.context)
+                dataRepresentation: Data(stored),
+                authenticationContext: (verification.context as? EvaluatedContext)?.context
+            )
             return Array(try key.signature(for: Data(data)).derRepresentation)
         } catch {
-            throw PasskeyError(.hardwareNotAvailable, "The Secure Enclave could not sign (the key belongs to another device, or was removed).", cause: error)
+            throw PasskeyError(
+                .hardwareNotAvailable,
+                "The Secure Enclave could not sign (the key belongs to another device, or was removed).",
+                cause: error
+            )
         }
     }
 }

@@ -21,8 +21,14 @@ public struct Credential: Sendable, Hashable, Codable, Identifiable {
     public var id: String { credentialId }
 
     public init(
-        credentialId: String, rpDomain: String, userId: String?, userName: String, userHandle: String, createdAt: Date,
-        lastUsedAt: Date?, isDiscoverable: Bool
+        credentialId: String,
+        rpDomain: String,
+        userId: String?,
+        userName: String,
+        userHandle: String,
+        createdAt: Date,
+        lastUsedAt: Date?,
+        isDiscoverable: Bool
     ) {
         self.credentialId = credentialId
         self.rpDomain = rpDomain

@@ -19,8 +19,11 @@ public struct SoftwareAuthenticator: Authenticator {
     let now: @Sendable () -> Date
 
     public init(
-        keyStore: any KeyStore, verifier: any UserVerifier = AutomaticUserVerifier(), behaviour: Behaviour = Behaviour(),
-        keys: any CredentialKeys = SoftwareCredentialKeys(), now: @escaping @Sendable () -> Date = { Date() }
+        keyStore: any KeyStore,
+        verifier: any UserVerifier = AutomaticUserVerifier(),
+        behaviour: Behaviour = Behaviour(),
+        keys: any CredentialKeys = SoftwareCredentialKeys(),
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.keyStore = keyStore
         self.verifier = verifier
@@ -84,8 +87,12 @@ extension SoftwareAuthenticator {
         public var transports: [AuthenticatorTransport]
 
         public init(
-            attestation: Attestation = .none, counter: Counter = .incrementing, backup: Backup = .deviceBound,
-            residentKeys: Bool = true, aaguid: [UInt8] = Array(repeating: 0, count: 16), attachment: AuthenticatorAttachment = .platform,
+            attestation: Attestation = .none,
+            counter: Counter = .incrementing,
+            backup: Backup = .deviceBound,
+            residentKeys: Bool = true,
+            aaguid: [UInt8] = Array(repeating: 0, count: 16),
+            attachment: AuthenticatorAttachment = .platform,
             transports: [AuthenticatorTransport] = [.internal]
         ) {
             self.attestation = attestation
@@ -101,7 +108,12 @@ extension SoftwareAuthenticator {
         public static let syncedPlatform = Self(attestation: .none, counter: .alwaysZero, backup: .synced)
         /// Like a security key: packed self attestation, an incrementing counter, device-bound.
         public static let securityKey = Self(
-            attestation: .packedSelf, counter: .incrementing, backup: .deviceBound, attachment: .crossPlatform, transports: [.usb, .nfc])
+            attestation: .packedSelf,
+            counter: .incrementing,
+            backup: .deviceBound,
+            attachment: .crossPlatform,
+            transports: [.usb, .nfc]
+        )
     }
 }
 
@@ -109,7 +121,10 @@ extension SoftwareAuthenticator {
 enum CredentialID {
     static func decode(_ id: String) throws(PasskeyError) -> [UInt8] {
         guard let bytes = try? Base64URL.decode(id), !bytes.isEmpty, bytes.count <= 1023 else {
-            throw PasskeyError(.invalidInput, "'\(id)' is not a credential id: an id is 1–1023 bytes in unpadded base64url.")
+            throw PasskeyError(
+                .invalidInput,
+                "'\(id)' is not a credential id: an id is 1–1023 bytes in unpadded base64url."
+            )
         }
         return bytes
     }

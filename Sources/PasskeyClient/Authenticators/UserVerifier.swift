@@ -21,7 +21,8 @@ public struct UserVerificationRequest: Sendable, Hashable {
     /// `required`, `preferred` or `discouraged` (where only presence is asked).
     public var userVerification: UserVerificationRequirementValue
 
-    public init(ceremony: Ceremony, rpID: String, userName: String?, userVerification: UserVerificationRequirementValue) {
+    public init(ceremony: Ceremony, rpID: String, userName: String?, userVerification: UserVerificationRequirementValue)
+    {
         self.ceremony = ceremony
         self.rpID = rpID
         self.userName = userName
@@ -71,7 +72,9 @@ public struct AutomaticUserVerifier: UserVerifier {
 public struct ClosureUserVerifier: UserVerifier {
     let body: @Sendable (UserVerificationRequest) async throws(PasskeyError) -> UserVerificationOutcome
 
-    public init(_ body: @escaping @Sendable (UserVerificationRequest) async throws(PasskeyError) -> UserVerificationOutcome) {
+    public init(
+        _ body: @escaping @Sendable (UserVerificationRequest) async throws(PasskeyError) -> UserVerificationOutcome
+    ) {
         self.body = body
     }
 

@@ -9,14 +9,23 @@ struct APIRequester: Sendable {
 
     /// Sends `body` (or nothing) and decodes the answer as `Response`.
     func send<Response: Decodable>(
-        _ method: String, _ path: [String], token: String, body: (some Encodable)?, as: Response.Type
+        _ method: String,
+        _ path: [String],
+        token: String,
+        body: (some Encodable)?,
+        as: Response.Type
     ) async throws(PasskeyError) -> Response {
         let bytes = try await sendRaw(method, path, token: token, body: body)
         return try decode(Response.self, from: bytes, path: path)
     }
 
     /// Sends and returns the raw body of a successful answer.
-    func sendRaw(_ method: String, _ path: [String], token: String, body: (some Encodable)?) async throws(PasskeyError) -> [UInt8] {
+    func sendRaw(
+        _ method: String,
+        _ path: [String],
+        token: String,
+        body: (some Encodable)?
+    ) async throws(PasskeyError) -> [UInt8] {
         var headers = ["Accept": "application/json", "Authorization": "Bearer \(token)"]
         var encoded: [UInt8]?
         if let body {
@@ -31,7 +40,14 @@ struct APIRequester: Sendable {
             headers["Content-Type"] = "application/json"
         }
         let response = try await transport.send(
-            HTTPTransportRequest(method: method, url: url(path), headers: headers, body: encoded ?? (method == "POST" ? Array("{}".utf8) : nil), timeout: timeout))
+            HTTPTransportRequest(
+                method: method,
+                url: url(path),
+                headers: headers,
+                body: encoded ?? (method == "POST" ? Array("{}".utf8) : nil),
+                timeout: timeout
+            )
+        )
         guard (200..<300).contains(response.status) else { throw Self.error(for: response) }
         return response.body
     }
@@ -47,7 +63,9 @@ struct APIRequester: Sendable {
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
             guard let date = ISO8601Parsing.date(text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)")
+                )
             }
             return date
         }
@@ -55,8 +73,10 @@ struct APIRequester: Sendable {
             return try decoder.decode(type, from: Data(bytes))
         } catch {
             throw PasskeyError(
-                .serverError, "The answer to /\(path.joined(separator: "/")) is not what this SDK expects; is serverBaseURL the passkey server?",
-                cause: error)
+                .serverError,
+                "The answer to /\(path.joined(separator: "/")) is not what this SDK expects; is serverBaseURL the passkey server?",
+                cause: error
+            )
         }
     }
 
@@ -76,8 +96,12 @@ struct APIRequester: Sendable {
             return PasskeyError(httpStatus: response.status, requestId: requestId)
         }
         return PasskeyError(
-            serverCode: body.error.code, message: body.error.message ?? "The server reported \(body.error.code).",
-            retryable: body.error.retryable, httpStatus: response.status, requestId: body.error.requestId ?? requestId)
+            serverCode: body.error.code,
+            message: body.error.message ?? "The server reported \(body.error.code).",
+            retryable: body.error.retryable,
+            httpStatus: response.status,
+            requestId: body.error.requestId ?? requestId
+        )
     }
 }
 

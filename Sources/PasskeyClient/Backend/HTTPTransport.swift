@@ -18,7 +18,13 @@ public struct HTTPTransportRequest: Sendable, Hashable {
     /// The whole exchange must be done within this time.
     public var timeout: Duration
 
-    public init(method: String, url: URL, headers: [String: String] = [:], body: [UInt8]? = nil, timeout: Duration = .seconds(30)) {
+    public init(
+        method: String,
+        url: URL,
+        headers: [String: String] = [:],
+        body: [UInt8]? = nil,
+        timeout: Duration = .seconds(30)
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -35,7 +41,10 @@ public struct HTTPTransportResponse: Sendable, Hashable {
 
     public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
         self.status = status
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.headers = Dictionary(
+            headers.map { ($0.key.lowercased(), $0.value) },
+            uniquingKeysWith: { first, _ in first }
+        )
         self.body = body
     }
 }
@@ -51,7 +60,9 @@ public struct URLSessionTransport: HTTPTransport {
 
     public func send(_ request: HTTPTransportRequest) async throws(PasskeyError) -> HTTPTransportResponse {
         let timeout = request.timeout
-        let outcome: Result<HTTPTransportResponse, PasskeyError> = await withTaskGroup(of: Result<HTTPTransportResponse, PasskeyError>?.self) { group in
+        let outcome: Result<HTTPTransportResponse, PasskeyError> = await withTaskGroup(
+            of: Result<HTTPTransportResponse, PasskeyError>?.self
+        ) { group in
             group.addTask { await self.exchange(request) }
             group.addTask {
                 do {
@@ -59,8 +70,12 @@ public struct URLSessionTransport: HTTPTransport {
                 } catch {
                     return nil
                 }
-                return .failure(PasskeyError(
-                    .timeout, "The server did not answer \(request.method) \(request.url.path) within \(timeout.formattedSeconds) seconds."))
+                return .failure(
+                    PasskeyError(
+                        .timeout,
+                        "The server did not answer \(request.method) \(request.url.path) within \(timeout.formattedSeconds) seconds."
+                    )
+                )
             }
             var first: Result<HTTPTransportResponse, PasskeyError>?
             while first == nil, let next = await group.next() {
@@ -80,7 +95,8 @@ public struct URLSessionTransport: HTTPTransport {
         if let body = request.body { urlRequest.httpBody = Data(body) }
         let box = TaskBox()
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPTransportResponse, PasskeyError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<HTTPTransportResponse, PasskeyError>, Never>) in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
                     continuation.resume(returning: Self.result(request, data: data, response: response, error: error))
                 }
@@ -91,14 +107,24 @@ public struct URLSessionTransport: HTTPTransport {
         }
     }
 
-    static func result(_ request: HTTPTransportRequest, data: Data?, response: URLResponse?, error: (any Error)?) -> Result<HTTPTransportResponse, PasskeyError> {
+    static func result(
+        _ request: HTTPTransportRequest,
+        data: Data?,
+        response: URLResponse?,
+        error: (any Error)?
+    ) -> Result<HTTPTransportResponse, PasskeyError> {
         if let error { return .failure(map(error, request)) }
         guard let http = response as? HTTPURLResponse else {
             return .failure(PasskeyError(.networkError, "\(request.url.host ?? "The server") gave no HTTP response."))
         }
         let body = data.map(Array.init) ?? []
         guard body.count <= maximumResponseSize else {
-            return .failure(PasskeyError(.serverError, "The server's answer is larger than \(maximumResponseSize) bytes; it is not our API."))
+            return .failure(
+                PasskeyError(
+                    .serverError,
+                    "The server's answer is larger than \(maximumResponseSize) bytes; it is not our API."
+                )
+            )
         }
         var headers: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
@@ -109,29 +135,49 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// Transport failures by `URLError` code, never by localized text.
     static func map(_ error: any Error, _ request: HTTPTransportRequest) -> PasskeyError {
-        let target = "\(request.url.scheme ?? "http")://\(request.url.host ?? "?")\(request.url.port.map { ":\($0)" } ?? "")"
+        let target =
+            "\(request.url.scheme ?? "http")://\(request.url.host ?? "?")\(request.url.port.map { ":\($0)" } ?? "")"
         guard let urlError = error as? URLError else {
-            return PasskeyError(.networkError, "The request to \(target) failed: \(error.localizedDescription)", cause: error)
+            return PasskeyError(
+                .networkError,
+                "The request to \(target) failed: \(error.localizedDescription)",
+                cause: error
+            )
         }
         switch urlError.code {
         case .timedOut:
             return PasskeyError(.timeout, "\(target) did not answer in time.", cause: urlError)
         case .cancelled:
             return PasskeyError(.cancelled, "The request to \(target) was cancelled.", cause: urlError)
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid,
             .serverCertificateHasUnknownRoot, .clientCertificateRejected, .clientCertificateRequired:
             return PasskeyError(
-                .networkError, "The TLS connection to \(target) failed (\(urlError.code.rawValue)); check the server's certificate.",
-                isRetryable: false, cause: urlError)
+                .networkError,
+                "The TLS connection to \(target) failed (\(urlError.code.rawValue)); check the server's certificate.",
+                isRetryable: false,
+                cause: urlError
+            )
         case .cannotFindHost, .dnsLookupFailed:
-            return PasskeyError(.networkError, "The host of \(target) cannot be found; check serverBaseURL and the network.", cause: urlError)
+            return PasskeyError(
+                .networkError,
+                "The host of \(target) cannot be found; check serverBaseURL and the network.",
+                cause: urlError
+            )
         case .cannotConnectToHost:
-            return PasskeyError(.networkError, "\(target) refused the connection; is the passkey server running?", cause: urlError)
+            return PasskeyError(
+                .networkError,
+                "\(target) refused the connection; is the passkey server running?",
+                cause: urlError
+            )
         case .notConnectedToInternet:
             return PasskeyError(.networkError, "This device is offline; retry when it is connected.", cause: urlError)
         default:
             return PasskeyError(
-                .networkError, "The connection to \(target) failed (URLError \(urlError.code.rawValue)); retry.", cause: urlError)
+                .networkError,
+                "The connection to \(target) failed (URLError \(urlError.code.rawValue)); retry.",
+                cause: urlError
+            )
         }
     }
 

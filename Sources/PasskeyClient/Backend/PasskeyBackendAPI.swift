@@ -8,14 +8,22 @@ public struct PasskeyBackendAPI: Sendable {
     let requester: APIRequester
     let apiKey: String
 
-    public init(serverBaseURL: URL, apiKey: String, timeout: Duration = .seconds(30), transport: any HTTPTransport = URLSessionTransport()) {
+    public init(
+        serverBaseURL: URL,
+        apiKey: String,
+        timeout: Duration = .seconds(30),
+        transport: any HTTPTransport = URLSessionTransport()
+    ) {
         self.requester = APIRequester(baseURL: serverBaseURL, timeout: timeout, transport: transport)
         self.apiKey = apiKey
     }
 
     /// `POST /v1/registrations`: a registration attempt for `userId` (created when new).
     public func createRegistration(
-        userId: String, userName: String, displayName: String? = nil, credentialName: String? = nil
+        userId: String,
+        userName: String,
+        displayName: String? = nil,
+        credentialName: String? = nil
     ) async throws(PasskeyError) -> RegistrationAttempt {
         struct Body: Encodable, Sendable {
             let userId: String
@@ -24,29 +32,49 @@ public struct PasskeyBackendAPI: Sendable {
             let credentialName: String?
         }
         return try await requester.send(
-            "POST", ["v1", "registrations"], token: apiKey,
-            body: Body(userId: userId, userName: userName, displayName: displayName, credentialName: credentialName), as: RegistrationAttempt.self)
+            "POST",
+            ["v1", "registrations"],
+            token: apiKey,
+            body: Body(userId: userId, userName: userName, displayName: displayName, credentialName: credentialName),
+            as: RegistrationAttempt.self
+        )
     }
 
     /// `POST /v1/authentications`: a sign-in session, for `userId` or (nil) usernameless.
-    public func createAuthentication(userId: String?, mode: String = "standard", action: String? = nil) async throws(PasskeyError) -> AuthenticationSession {
+    public func createAuthentication(
+        userId: String?,
+        mode: String = "standard",
+        action: String? = nil
+    ) async throws(PasskeyError) -> AuthenticationSession {
         struct Body: Encodable, Sendable {
             let userId: String?
             let mode: String
             let action: String?
         }
         return try await requester.send(
-            "POST", ["v1", "authentications"], token: apiKey, body: Body(userId: userId, mode: mode, action: action), as: AuthenticationSession.self)
+            "POST",
+            ["v1", "authentications"],
+            token: apiKey,
+            body: Body(userId: userId, mode: mode, action: action),
+            as: AuthenticationSession.self
+        )
     }
 
     /// `POST /v1/authentications/{id}/redeem`: who signed in (once per result token).
-    public func redeemAuthentication(sessionId: String, resultToken: String) async throws(PasskeyError) -> RedeemedAuthentication {
+    public func redeemAuthentication(
+        sessionId: String,
+        resultToken: String
+    ) async throws(PasskeyError) -> RedeemedAuthentication {
         struct Body: Encodable, Sendable {
             let resultToken: String
         }
         return try await requester.send(
-            "POST", ["v1", "authentications", sessionId, "redeem"], token: apiKey, body: Body(resultToken: resultToken),
-            as: RedeemedAuthentication.self)
+            "POST",
+            ["v1", "authentications", sessionId, "redeem"],
+            token: apiKey,
+            body: Body(resultToken: resultToken),
+            as: RedeemedAuthentication.self
+        )
     }
 }
 

@@ -6,38 +6,59 @@ public import WebAuthn
 public struct PasskeyClientAPI: Sendable {
     let requester: APIRequester
 
-    public init(serverBaseURL: URL, timeout: Duration = .seconds(30), transport: any HTTPTransport = URLSessionTransport()) {
+    public init(
+        serverBaseURL: URL,
+        timeout: Duration = .seconds(30),
+        transport: any HTTPTransport = URLSessionTransport()
+    ) {
         self.requester = APIRequester(baseURL: serverBaseURL, timeout: timeout, transport: transport)
     }
 
     /// `POST /v1/client/registrations/{id}/options`: the creation options (with `excludeCredentials`).
     public func registrationOptions(
-        registrationAttemptId: String, clientToken: String
+        registrationAttemptId: String,
+        clientToken: String
     ) async throws(PasskeyError) -> PublicKeyCredentialCreationOptionsJSON {
         try await requester.send(
-            "POST", ["v1", "client", "registrations", registrationAttemptId, "options"], token: clientToken, body: EmptyBody?.none,
+            "POST",
+            ["v1", "client", "registrations", registrationAttemptId, "options"],
+            token: clientToken,
+            body: EmptyBody?.none,
             as: PublicKeyOptions<PublicKeyCredentialCreationOptionsJSON>.self
         ).publicKey
     }
 
     /// `POST /v1/client/registrations/{id}/complete`: stores the credential; returns it as the server keeps it.
     public func completeRegistration(
-        registrationAttemptId: String, clientToken: String, credential: RegistrationResponseJSON, name: String? = nil
+        registrationAttemptId: String,
+        clientToken: String,
+        credential: RegistrationResponseJSON,
+        name: String? = nil
     ) async throws(PasskeyError) -> RegisteredCredential {
         struct Body: Encodable, Sendable {
             let credential: RegistrationResponseJSON
             let name: String?
         }
         return try await requester.send(
-            "POST", ["v1", "client", "registrations", registrationAttemptId, "complete"], token: clientToken,
-            body: Body(credential: credential, name: name), as: RegisteredCredential.self)
+            "POST",
+            ["v1", "client", "registrations", registrationAttemptId, "complete"],
+            token: clientToken,
+            body: Body(credential: credential, name: name),
+            as: RegisteredCredential.self
+        )
     }
 
     /// `POST /v1/client/authentications/{id}/options`: the request options (with `allowCredentials` when the
     /// session names a user).
-    public func authenticationOptions(sessionId: String, clientToken: String) async throws(PasskeyError) -> PublicKeyCredentialRequestOptionsJSON {
+    public func authenticationOptions(
+        sessionId: String,
+        clientToken: String
+    ) async throws(PasskeyError) -> PublicKeyCredentialRequestOptionsJSON {
         try await requester.send(
-            "POST", ["v1", "client", "authentications", sessionId, "options"], token: clientToken, body: EmptyBody?.none,
+            "POST",
+            ["v1", "client", "authentications", sessionId, "options"],
+            token: clientToken,
+            body: EmptyBody?.none,
             as: PublicKeyOptions<PublicKeyCredentialRequestOptionsJSON>.self
         ).publicKey
     }
@@ -45,14 +66,20 @@ public struct PasskeyClientAPI: Sendable {
     /// `POST /v1/client/authentications/{id}/complete`: verifies the assertion; returns the result token that the
     /// integrator's backend redeems.
     public func completeAuthentication(
-        sessionId: String, clientToken: String, credential: AuthenticationResponseJSON
+        sessionId: String,
+        clientToken: String,
+        credential: AuthenticationResponseJSON
     ) async throws(PasskeyError) -> AuthenticationCompletion {
         struct Body: Encodable, Sendable {
             let credential: AuthenticationResponseJSON
         }
         return try await requester.send(
-            "POST", ["v1", "client", "authentications", sessionId, "complete"], token: clientToken, body: Body(credential: credential),
-            as: AuthenticationCompletion.self)
+            "POST",
+            ["v1", "client", "authentications", sessionId, "complete"],
+            token: clientToken,
+            body: Body(credential: credential),
+            as: AuthenticationCompletion.self
+        )
     }
 }
 

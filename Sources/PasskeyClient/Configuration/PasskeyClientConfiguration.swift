@@ -21,7 +21,11 @@ public struct PasskeyClientConfiguration: Sendable, Hashable {
 
     /// - Throws: ``PasskeyError`` with code `INVALID_CONFIGURATION` that names the field and the rule broken.
     public init(
-        rpDomain: String, serverBaseURL: URL, storage: String, origin: String? = nil, requestTimeout: Duration = .seconds(30)
+        rpDomain: String,
+        serverBaseURL: URL,
+        storage: String,
+        origin: String? = nil,
+        requestTimeout: Duration = .seconds(30)
     ) throws(PasskeyError) {
         try Self.validateDomain(rpDomain)
         try Self.validateServerURL(serverBaseURL)
@@ -51,10 +55,16 @@ extension PasskeyClientConfiguration {
         guard !domain.isEmpty else { throw invalid(field, "is empty; use the bare domain, such as 'example.com'") }
         guard domain.utf8.count <= 253 else { throw invalid(field, "is longer than 253 characters") }
         guard !domain.contains("://"), !domain.contains("/"), !domain.contains(":") else {
-            throw invalid(field, "'\(domain)' must be a host name alone, without scheme, port or path (such as 'example.com')")
+            throw invalid(
+                field,
+                "'\(domain)' must be a host name alone, without scheme, port or path (such as 'example.com')"
+            )
         }
         guard domain == domain.lowercased() else {
-            throw invalid(field, "'\(domain)' must be lower case (RP IDs are compared exactly): use '\(domain.lowercased())'")
+            throw invalid(
+                field,
+                "'\(domain)' must be lower case (RP IDs are compared exactly): use '\(domain.lowercased())'"
+            )
         }
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         for label in labels {
@@ -63,7 +73,9 @@ extension PasskeyClientConfiguration {
             }
             guard label.utf8.allSatisfy({ $0.isLowerASCIILetterOrDigit || $0 == UInt8(ascii: "-") }) else {
                 throw invalid(
-                    field, "'\(domain)' may hold only letters, digits, '-' and '.' (use the punycode form of international names)")
+                    field,
+                    "'\(domain)' may hold only letters, digits, '-' and '.' (use the punycode form of international names)"
+                )
             }
             guard label.first != "-", label.last != "-" else {
                 throw invalid(field, "'\(domain)' has a label that starts or ends with '-'")
@@ -77,16 +89,21 @@ extension PasskeyClientConfiguration {
     /// `https://host[:port][/path]`, or `http` for `localhost` and `127.0.0.1`; no user, query or fragment.
     static func validateServerURL(_ url: URL) throws(PasskeyError) {
         let field = "serverBaseURL"
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let scheme = components.scheme?.lowercased(),
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let scheme = components.scheme?.lowercased(),
             let host = components.host, !host.isEmpty
         else {
-            throw invalid(field, "'\(url.absoluteString)' is not an absolute URL with a host, such as 'https://passkeys.example.com'")
+            throw invalid(
+                field,
+                "'\(url.absoluteString)' is not an absolute URL with a host, such as 'https://passkeys.example.com'"
+            )
         }
         let local = ["localhost", "127.0.0.1"].contains(host.lowercased())
         guard scheme == "https" || (scheme == "http" && local) else {
             throw invalid(
                 field,
-                "'\(url.absoluteString)' must use https (http is allowed only for localhost and 127.0.0.1 during development)")
+                "'\(url.absoluteString)' must use https (http is allowed only for localhost and 127.0.0.1 during development)"
+            )
         }
         guard components.user == nil, components.password == nil else {
             throw invalid(field, "must not carry a user name or password")
@@ -99,9 +116,14 @@ extension PasskeyClientConfiguration {
     /// 1–64 of `A–Z a–z 0–9 . _ -`.
     static func validateNamespace(_ namespace: String) throws(PasskeyError) {
         guard (1...64).contains(namespace.utf8.count),
-            namespace.utf8.allSatisfy({ $0.isASCIILetterOrDigit || [UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-")].contains($0) })
+            namespace.utf8.allSatisfy({
+                $0.isASCIILetterOrDigit || [UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-")].contains($0)
+            })
         else {
-            throw invalid("storage", "'\(namespace)' must be 1 to 64 of A–Z, a–z, 0–9, '.', '_' and '-' (such as 'com.example.app')")
+            throw invalid(
+                "storage",
+                "'\(namespace)' must be 1 to 64 of A–Z, a–z, 0–9, '.', '_' and '-' (such as 'com.example.app')"
+            )
         }
         guard namespace != ".", namespace != ".." else { throw invalid("storage", "must not be '.' or '..'") }
     }
@@ -109,7 +131,8 @@ extension PasskeyClientConfiguration {
     /// `https://host[:port]`, `http://localhost[:port]` or `http://127.0.0.1[:port]`, or an Android app origin.
     static func validateOrigin(_ origin: String) throws(PasskeyError) {
         if origin.hasPrefix("android:apk-key-hash:"), origin.count > "android:apk-key-hash:".count { return }
-        guard let components = URLComponents(string: origin), let scheme = components.scheme, let host = components.host, !host.isEmpty,
+        guard let components = URLComponents(string: origin), let scheme = components.scheme,
+            let host = components.host, !host.isEmpty,
             components.path.isEmpty, components.query == nil, components.fragment == nil, components.user == nil
         else {
             throw invalid("origin", "'\(origin)' is not an origin such as 'https://example.com'")

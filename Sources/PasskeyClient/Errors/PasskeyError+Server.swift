@@ -87,8 +87,13 @@ extension PasskeyError {
     /// with the SDK code mapped from the server's and everything the server said kept.
     init(serverCode: String, message: String, retryable: Bool?, httpStatus: Int, requestId: String?) {
         self.init(
-            Code(serverCode: serverCode), message, isRetryable: retryable, serverCode: serverCode, httpStatus: httpStatus,
-            requestId: requestId)
+            Code(serverCode: serverCode),
+            message,
+            isRetryable: retryable,
+            serverCode: serverCode,
+            httpStatus: httpStatus,
+            requestId: requestId
+        )
     }
 
     /// The error for an HTTP failure without a JSON error body (a proxy's error page, an empty answer).
@@ -104,6 +109,9 @@ extension PasskeyError {
         self.init(
             code,
             "The server answered HTTP \(httpStatus) without an error body; check that serverBaseURL points at the passkey server.",
-            isRetryable: httpStatus >= 500 || code.isRetryableByDefault, httpStatus: httpStatus, requestId: requestId)
+            isRetryable: httpStatus >= 500 || code.isRetryableByDefault,
+            httpStatus: httpStatus,
+            requestId: requestId
+        )
     }
 }

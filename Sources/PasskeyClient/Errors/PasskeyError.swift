@@ -21,8 +21,13 @@ public struct PasskeyError: Error, Sendable, Hashable, CustomStringConvertible {
     public let requestId: String?
 
     public init(
-        _ code: Code, _ message: String, isRetryable: Bool? = nil, cause: (any Error & Sendable)? = nil,
-        serverCode: String? = nil, httpStatus: Int? = nil, requestId: String? = nil
+        _ code: Code,
+        _ message: String,
+        isRetryable: Bool? = nil,
+        cause: (any Error & Sendable)? = nil,
+        serverCode: String? = nil,
+        httpStatus: Int? = nil,
+        requestId: String? = nil
     ) {
         self.code = code
         self.message = message

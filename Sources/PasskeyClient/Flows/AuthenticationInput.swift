@@ -46,8 +46,12 @@ public struct AuthenticationInput: Sendable, Hashable {
     public var hints: [PublicKeyCredentialHint]
 
     public init(
-        sessionId: String, clientToken: String, mode: Mode = .standard, allowCredentials: [String]? = nil,
-        userVerification: UserVerificationRequirement? = nil, hints: [PublicKeyCredentialHint] = []
+        sessionId: String,
+        clientToken: String,
+        mode: Mode = .standard,
+        allowCredentials: [String]? = nil,
+        userVerification: UserVerificationRequirement? = nil,
+        hints: [PublicKeyCredentialHint] = []
     ) {
         self.sessionId = sessionId
         self.clientToken = clientToken

@@ -13,7 +13,10 @@ public struct EnrollmentInput: Sendable, Hashable {
     public var treatExistingPasskeyAsSuccess: Bool
 
     public init(
-        registrationAttemptId: String, clientToken: String, userId: String? = nil, credentialName: String? = nil,
+        registrationAttemptId: String,
+        clientToken: String,
+        userId: String? = nil,
+        credentialName: String? = nil,
         treatExistingPasskeyAsSuccess: Bool = false
     ) {
         self.registrationAttemptId = registrationAttemptId

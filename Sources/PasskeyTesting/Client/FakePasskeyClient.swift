@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import PasskeyClient
 
 /// A ``PasskeyClientProtocol`` for the tests of app code: it answers from what the test set, records what the app
@@ -24,19 +24,37 @@ public actor FakePasskeyClient: PasskeyClientProtocol {
         enrollments.append(input)
         try throwIfScripted()
         let credential = Credential(
-            credentialId: "fake-\(enrollments.count)", rpDomain: "example.com", userId: input.userId, userName: input.userId ?? "user",
-            userHandle: "dXNlcg", createdAt: Date(), lastUsedAt: nil, isDiscoverable: true)
+            credentialId: "fake-\(enrollments.count)",
+            rpDomain: "example.com",
+            userId: input.userId,
+            userName: input.userId ?? "user",
+            userHandle: "dXNlcg",
+            createdAt: Date(),
+            lastUsedAt: nil,
+            isDiscoverable: true
+        )
         credentials.append(credential)
-        return EnrollmentResult(status: .enrolled, credentialId: credential.credentialId, registered: nil, credential: credential)
+        return EnrollmentResult(
+            status: .enrolled,
+            credentialId: credential.credentialId,
+            registered: nil,
+            credential: credential
+        )
     }
 
     public func authenticate(_ input: AuthenticationInput) async throws(PasskeyError) -> AuthenticationResult {
         authentications.append(input)
         try throwIfScripted()
-        guard let credential = credentials.first else { throw PasskeyError(.passkeyNotFound, "The fake client holds no passkey.") }
+        guard let credential = credentials.first else {
+            throw PasskeyError(.passkeyNotFound, "The fake client holds no passkey.")
+        }
         return AuthenticationResult(
-            sessionId: input.sessionId, resultToken: "fake-result-token", expiresAt: Date().addingTimeInterval(60),
-            credentialId: credential.credentialId, userHandle: credential.userHandle)
+            sessionId: input.sessionId,
+            resultToken: "fake-result-token",
+            expiresAt: Date().addingTimeInterval(60),
+            credentialId: credential.credentialId,
+            userHandle: credential.userHandle
+        )
     }
 
     public func listCredentials() async throws(PasskeyError) -> [Credential] {
@@ -66,12 +84,18 @@ public actor FakePasskeyClient: PasskeyClientProtocol {
 
     public func create(requestJSON: String) async throws(PasskeyError) -> String {
         try throwIfScripted()
-        throw PasskeyError(.featureNotAvailable, "FakePasskeyClient does not run raw ceremonies; use ScriptableAuthenticator with PasskeyClient.")
+        throw PasskeyError(
+            .featureNotAvailable,
+            "FakePasskeyClient does not run raw ceremonies; use ScriptableAuthenticator with PasskeyClient."
+        )
     }
 
     public func authenticate(requestJSON: String) async throws(PasskeyError) -> String {
         try throwIfScripted()
-        throw PasskeyError(.featureNotAvailable, "FakePasskeyClient does not run raw ceremonies; use ScriptableAuthenticator with PasskeyClient.")
+        throw PasskeyError(
+            .featureNotAvailable,
+            "FakePasskeyClient does not run raw ceremonies; use ScriptableAuthenticator with PasskeyClient."
+        )
     }
 
     private func throwIfScripted() throws(PasskeyError) {

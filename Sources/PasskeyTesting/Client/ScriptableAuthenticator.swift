@@ -37,7 +37,8 @@ public actor ScriptableAuthenticator: Authenticator {
     public private(set) var assertionRequests: [CredentialAssertionRequest] = []
 
     public init(
-        behaviour: SoftwareAuthenticator.Behaviour = SoftwareAuthenticator.Behaviour(), verifier: any UserVerifier = AutomaticUserVerifier(),
+        behaviour: SoftwareAuthenticator.Behaviour = SoftwareAuthenticator.Behaviour(),
+        verifier: any UserVerifier = AutomaticUserVerifier(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         let store = MemoryKeyStore()
@@ -53,13 +54,17 @@ public actor ScriptableAuthenticator: Authenticator {
 
     public func isSupported() async -> Bool { supported }
 
-    public func makeCredential(_ request: CredentialCreationRequest) async throws(PasskeyError) -> RegistrationResponseJSON {
+    public func makeCredential(
+        _ request: CredentialCreationRequest
+    ) async throws(PasskeyError) -> RegistrationResponseJSON {
         creationRequests.append(request)
         try await runNextStep()
         return try await software.makeCredential(request)
     }
 
-    public func getAssertion(_ request: CredentialAssertionRequest) async throws(PasskeyError) -> AuthenticationResponseJSON {
+    public func getAssertion(
+        _ request: CredentialAssertionRequest
+    ) async throws(PasskeyError) -> AuthenticationResponseJSON {
         assertionRequests.append(request)
         try await runNextStep()
         return try await software.getAssertion(request)
@@ -85,7 +90,10 @@ public actor ScriptableAuthenticator: Authenticator {
             do {
                 try await Task.sleep(for: duration)
             } catch {
-                throw PasskeyError(.cancelled, "The ceremony was cancelled while the user was deciding (scripted delay).")
+                throw PasskeyError(
+                    .cancelled,
+                    "The ceremony was cancelled while the user was deciding (scripted delay)."
+                )
             }
         }
     }

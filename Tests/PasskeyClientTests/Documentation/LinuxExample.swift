@@ -9,17 +9,32 @@ func enrollAndSignIn(server: URL, apiKey: String, keyStorePath: String, passphra
     // The device: a software authenticator whose keys live in an encrypted file (scrypt + AES-GCM, mode 0600).
     let authenticator = SoftwareAuthenticator(
         keyStore: EncryptedFileKeyStore(path: keyStorePath, protection: .passphrase(passphrase)),
-        verifier: AutomaticUserVerifier())
+        verifier: AutomaticUserVerifier()
+    )
     let client = PasskeyClient(
-        configuration: try PasskeyClientConfiguration(rpDomain: "localhost", serverBaseURL: server, storage: "com.example.linux"),
-        authenticator: authenticator)
+        configuration: try PasskeyClientConfiguration(
+            rpDomain: "localhost",
+            serverBaseURL: server,
+            storage: "com.example.linux"
+        ),
+        authenticator: authenticator
+    )
 
     // Your backend creates the registration attempt (POST /v1/registrations) and hands the app its id and token.
     let backend = PasskeyBackendAPI(serverBaseURL: server, apiKey: apiKey)
     if try await client.shouldPromptToCreatePasskey(userId: "alice") {
-        let attempt = try await backend.createRegistration(userId: "alice", userName: "alice@example.com", displayName: "Alice")
+        let attempt = try await backend.createRegistration(
+            userId: "alice",
+            userName: "alice@example.com",
+            displayName: "Alice"
+        )
         let enrolled = try await client.enroll(
-            EnrollmentInput(registrationAttemptId: attempt.registrationAttemptId, clientToken: attempt.clientToken, userId: "alice"))
+            EnrollmentInput(
+                registrationAttemptId: attempt.registrationAttemptId,
+                clientToken: attempt.clientToken,
+                userId: "alice"
+            )
+        )
         print("enrolled passkey \(enrolled.credentialId)")
     }
 
@@ -28,12 +43,16 @@ func enrollAndSignIn(server: URL, apiKey: String, keyStorePath: String, passphra
     let result: AuthenticationResult
     do {
         result = try await client.authenticate(
-            AuthenticationInput(sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken))
-    } catch where error.code == .passkeyNotFound {
+            AuthenticationInput(sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken)
+        )
+    } catch  where error.code == .passkeyNotFound {
         print("no passkey for alice on this device: offer to enroll one")
         throw error
     }
     // ... and your backend redeems the result token once (POST /v1/authentications/{id}/redeem).
-    let redeemed = try await backend.redeemAuthentication(sessionId: session.biometricPasskeySessionId, resultToken: result.resultToken)
+    let redeemed = try await backend.redeemAuthentication(
+        sessionId: session.biometricPasskeySessionId,
+        resultToken: result.resultToken
+    )
     return redeemed.userId
 }

@@ -26,23 +26,43 @@ enum LiveServer {
         let store: MemoryPasskeyStore
 
         /// A client configured as a native app of `localhost` against this server.
-        func client(_ authenticator: any Authenticator, timeoutRange: ClosedRange<Duration> = .seconds(10) ... .seconds(600)) throws -> PasskeyClient {
+        func client(
+            _ authenticator: any Authenticator,
+            timeoutRange: ClosedRange<Duration> = .seconds(10) ... .seconds(600)
+        ) throws -> PasskeyClient {
             PasskeyClient(
-                configuration: try PasskeyClientConfiguration(rpDomain: "localhost", serverBaseURL: baseURL, storage: "com.example.tests"),
-                authenticator: authenticator, ceremonyTimeoutRange: timeoutRange)
+                configuration: try PasskeyClientConfiguration(
+                    rpDomain: "localhost",
+                    serverBaseURL: baseURL,
+                    storage: "com.example.tests"
+                ),
+                authenticator: authenticator,
+                ceremonyTimeoutRange: timeoutRange
+            )
         }
     }
 
     /// Runs `body` against a live server.
     static func run(
-        _ adjust: (inout ServerConfiguration) -> Void = { _ in }, _ body: @escaping @Sendable (Context) async throws -> Void
+        adjusting adjust: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @escaping @Sendable (Context) async throws -> Void
     ) async throws {
         let store = MemoryPasskeyStore()
-        let service = try PasskeyService(configuration: configuration(adjust), store: store, logger: Logger(label: "client-tests"))
+        let service = try PasskeyService(
+            configuration: configuration(adjust),
+            store: store,
+            logger: Logger(label: "client-tests")
+        )
         let app = PasskeyApplication.build(service: service, logger: Logger(label: "client-tests"))
         try await app.test(.live) { client in
             let baseURL = URL(string: "http://localhost:\(client.port!)")!
-            try await body(Context(baseURL: baseURL, backend: PasskeyBackendAPI(serverBaseURL: baseURL, apiKey: apiKey), store: store))
+            try await body(
+                Context(
+                    baseURL: baseURL,
+                    backend: PasskeyBackendAPI(serverBaseURL: baseURL, apiKey: apiKey),
+                    store: store
+                )
+            )
         }
     }
 }

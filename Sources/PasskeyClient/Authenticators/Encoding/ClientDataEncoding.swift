@@ -7,11 +7,16 @@ public enum ClientDataEncoding {
     /// - Parameters:
     ///   - extraMembers: members appended verbatim (`"name":value` JSON), for tests of tolerance.
     public static func encode(
-        type: String, challenge: [UInt8], origin: String, crossOrigin: Bool? = nil, topOrigin: String? = nil,
+        type: String,
+        challenge: [UInt8],
+        origin: String,
+        crossOrigin: Bool? = nil,
+        topOrigin: String? = nil,
         extraMembers: [String] = []
     ) -> [UInt8] {
         var members = [
-            "\"type\":\(quoted(type))", "\"challenge\":\(quoted(Base64URL.encode(challenge)))", "\"origin\":\(quoted(origin))",
+            "\"type\":\(quoted(type))", "\"challenge\":\(quoted(Base64URL.encode(challenge)))",
+            "\"origin\":\(quoted(origin))",
         ]
         if let crossOrigin { members.append("\"crossOrigin\":\(crossOrigin)") }
         if let topOrigin { members.append("\"topOrigin\":\(quoted(topOrigin))") }

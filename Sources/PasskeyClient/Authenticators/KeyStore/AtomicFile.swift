@@ -36,7 +36,8 @@ enum AtomicFile {
         guard Int(status.st_mode) & 0o077 == 0 else {
             throw PasskeyError(
                 .keyStoreInsecure,
-                "'\(path)' can be read or written by other users (mode \(String(Int(status.st_mode) & 0o777, radix: 8))); make it owner-only: chmod 600 '\(path)'.")
+                "'\(path)' can be read or written by other users (mode \(String(Int(status.st_mode) & 0o777, radix: 8))); make it owner-only: chmod 600 '\(path)'."
+            )
         }
         guard Int(status.st_size) <= limit else { return Array(repeating: 0, count: limit + 1) }
         var bytes = [UInt8]()
@@ -58,7 +59,8 @@ enum AtomicFile {
     static func write(_ bytes: [UInt8], to path: String, fault: Fault? = nil) throws(PasskeyError) {
         let directory = (path as NSString).deletingLastPathComponent
         try createDirectory(directory.isEmpty ? "." : directory)
-        let temporary = "\(directory.isEmpty ? "." : directory)/.\((path as NSString).lastPathComponent).tmp-\(UUID().uuidString)"
+        let temporary =
+            "\(directory.isEmpty ? "." : directory)/.\((path as NSString).lastPathComponent).tmp-\(UUID().uuidString)"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("create a temporary file for", path, errno) }
         var renamed = false
@@ -73,7 +75,9 @@ enum AtomicFile {
             }
             guard fsync(descriptor) == 0 else { throw failure("flush", path, errno) }
         }
-        if fault == .beforeRename { throw PasskeyError(.keyStoreUnavailable, "Injected failure before renaming over '\(path)'.") }
+        if fault == .beforeRename {
+            throw PasskeyError(.keyStoreUnavailable, "Injected failure before renaming over '\(path)'.")
+        }
         guard rename(temporary, path) == 0 else { throw failure("replace", path, errno) }
         renamed = true
         // Make the rename itself durable.
@@ -86,7 +90,11 @@ enum AtomicFile {
 
     /// Runs `body` holding an advisory lock (`flock`) on `path.lock`, so processes sharing a key store do not
     /// overwrite each other's changes.
-    static func withLock<T>(_ path: String, exclusive: Bool, _ body: () throws(PasskeyError) -> T) throws(PasskeyError) -> T {
+    static func withLock<T>(
+        _ path: String,
+        exclusive: Bool,
+        _ body: () throws(PasskeyError) -> T
+    ) throws(PasskeyError) -> T {
         let directory = (path as NSString).deletingLastPathComponent
         if exclusive { try createDirectory(directory.isEmpty ? "." : directory) }
         let lockPath = path + ".lock"
@@ -108,15 +116,25 @@ enum AtomicFile {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
-                throw PasskeyError(.keyStoreUnavailable, "'\(directory)' is a file, not a folder; choose another key store path.")
+                throw PasskeyError(
+                    .keyStoreUnavailable,
+                    "'\(directory)' is a file, not a folder; choose another key store path."
+                )
             }
             return
         }
         do {
             try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                atPath: directory,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
         } catch {
-            throw PasskeyError(.keyStoreUnavailable, "The folder '\(directory)' cannot be created: \(error.localizedDescription)", cause: error)
+            throw PasskeyError(
+                .keyStoreUnavailable,
+                "The folder '\(directory)' cannot be created: \(error.localizedDescription)",
+                cause: error
+            )
         }
     }
 

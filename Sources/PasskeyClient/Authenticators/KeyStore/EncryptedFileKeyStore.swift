@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthn
 
 /// A key store in one encrypted file (format: ``KeyStoreFile``): AES-256-GCM with a key from a passphrase
 /// (scrypt) or a key file, owner-only permissions (0600, refused otherwise), atomic replacement on every change,

@@ -35,9 +35,19 @@ public struct KeyStoreEntry: Sendable, Hashable, Codable {
     public var lastUsedAt: Date?
 
     public init(
-        credentialId: Base64URLBytes, key: Base64URLBytes, rpId: String, userHandle: Base64URLBytes, userName: String,
-        userDisplayName: String, userId: String?, discoverable: Bool, signCount: UInt32, backupEligible: Bool,
-        backupState: Bool, createdAt: Date, lastUsedAt: Date? = nil
+        credentialId: Base64URLBytes,
+        key: Base64URLBytes,
+        rpId: String,
+        userHandle: Base64URLBytes,
+        userName: String,
+        userDisplayName: String,
+        userId: String?,
+        discoverable: Bool,
+        signCount: UInt32,
+        backupEligible: Bool,
+        backupState: Bool,
+        createdAt: Date,
+        lastUsedAt: Date? = nil
     ) {
         self.credentialId = credentialId
         self.key = key
@@ -57,8 +67,15 @@ public struct KeyStoreEntry: Sendable, Hashable, Codable {
     /// The entry as the SDK lists it.
     public var credential: Credential {
         Credential(
-            credentialId: credentialId.base64URL, rpDomain: rpId, userId: userId, userName: userName,
-            userHandle: userHandle.base64URL, createdAt: createdAt, lastUsedAt: lastUsedAt, isDiscoverable: discoverable)
+            credentialId: credentialId.base64URL,
+            rpDomain: rpId,
+            userId: userId,
+            userName: userName,
+            userHandle: userHandle.base64URL,
+            createdAt: createdAt,
+            lastUsedAt: lastUsedAt,
+            isDiscoverable: discoverable
+        )
     }
 }
 

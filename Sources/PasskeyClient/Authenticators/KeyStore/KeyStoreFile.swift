@@ -44,8 +44,10 @@ struct KeyStoreFile: Codable, Sendable {
 
     /// The bytes authenticated with the ciphertext: every header member, in a fixed order.
     var additionalData: [UInt8] {
-        let kdfText = [kdf.name, kdf.logN.map(String.init) ?? "", kdf.r.map(String.init) ?? "", kdf.p.map(String.init) ?? ""]
-            .joined(separator: ",")
+        let kdfText = [
+            kdf.name, kdf.logN.map(String.init) ?? "", kdf.r.map(String.init) ?? "", kdf.p.map(String.init) ?? "",
+        ]
+        .joined(separator: ",")
         return Array("\(format)|\(version)|\(kdfText)|\(salt.base64URL)|\(keyCheck.base64URL)".utf8)
     }
 
@@ -66,9 +68,16 @@ struct KeyStoreKeys: Sendable {
         self.kdf = kdf
         self.salt = salt
         self.encryptionKey = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: master, salt: salt, info: Array("swift-passkeys key store v1 encryption".utf8), outputByteCount: 32)
+            inputKeyMaterial: master,
+            salt: salt,
+            info: Array("swift-passkeys key store v1 encryption".utf8),
+            outputByteCount: 32
+        )
         self.keyCheck = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: master, salt: salt, info: Array("swift-passkeys key store v1 key check".utf8), outputByteCount: 32
+            inputKeyMaterial: master,
+            salt: salt,
+            info: Array("swift-passkeys key store v1 key check".utf8),
+            outputByteCount: 32
         ).withUnsafeBytes { Array($0) }
     }
 
@@ -96,15 +105,26 @@ extension KeyStoreFile {
     /// Encrypts `entries` into a new envelope with a fresh nonce.
     static func seal(_ entries: [KeyStoreEntry], keys: KeyStoreKeys) throws(PasskeyError) -> [UInt8] {
         var file = KeyStoreFile(
-            format: formatName, version: currentVersion, kdf: keys.kdf, salt: Base64URLBytes(keys.salt),
-            keyCheck: Base64URLBytes(keys.keyCheck), nonce: [], ciphertext: [])
+            format: formatName,
+            version: currentVersion,
+            kdf: keys.kdf,
+            salt: Base64URLBytes(keys.salt),
+            keyCheck: Base64URLBytes(keys.keyCheck),
+            nonce: [],
+            ciphertext: []
+        )
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys]
         do {
             let plaintext = try encoder.encode(Plaintext(entries: entries))
             let nonce = try AES.GCM.Nonce(data: KeyStoreKeys.randomBytes(12))
-            let box = try AES.GCM.seal(plaintext, using: keys.encryptionKey, nonce: nonce, authenticating: file.additionalData)
+            let box = try AES.GCM.seal(
+                plaintext,
+                using: keys.encryptionKey,
+                nonce: nonce,
+                authenticating: file.additionalData
+            )
             file.nonce = Base64URLBytes(Array(box.nonce))
             file.ciphertext = Base64URLBytes(Array(box.ciphertext) + Array(box.tag))
             return Array(try encoder.encode(file)) + [0x0A]
@@ -116,35 +136,59 @@ extension KeyStoreFile {
     /// Parses an envelope, checking that it is ours, before any key is derived.
     static func parse(_ bytes: [UInt8], path: String) throws(PasskeyError) -> KeyStoreFile {
         guard bytes.count <= maximumSize else {
-            throw PasskeyError(.keyStoreUnrecognized, "'\(path)' is larger than any key store (\(bytes.count) bytes); it is not one.")
+            throw PasskeyError(
+                .keyStoreUnrecognized,
+                "'\(path)' is larger than any key store (\(bytes.count) bytes); it is not one."
+            )
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
             throw PasskeyError(
-                .keyStoreCorrupt, "'\(path)' is not valid JSON: the key store is damaged (restore it from a backup, or move it away to start empty).")
+                .keyStoreCorrupt,
+                "'\(path)' is not valid JSON: the key store is damaged (restore it from a backup, or move it away to start empty)."
+            )
         }
         guard object["format"] as? String == formatName else {
-            throw PasskeyError(.keyStoreUnrecognized, "'\(path)' is not a swift-passkeys key store; point the key store path at another file.")
+            throw PasskeyError(
+                .keyStoreUnrecognized,
+                "'\(path)' is not a swift-passkeys key store; point the key store path at another file."
+            )
         }
         guard let version = object["version"] as? Int, version == currentVersion else {
             throw PasskeyError(
-                .keyStoreUnrecognized, "'\(path)' is a key store of format version \(object["version"] ?? "?"); this SDK reads version \(currentVersion). Update the SDK.")
+                .keyStoreUnrecognized,
+                "'\(path)' is a key store of format version \(object["version"] ?? "?"); this SDK reads version \(currentVersion). Update the SDK."
+            )
         }
         let file: KeyStoreFile
         do {
             file = try JSONDecoder().decode(KeyStoreFile.self, from: Data(bytes))
         } catch {
-            throw PasskeyError(.keyStoreCorrupt, "'\(path)' is a damaged key store: its header is incomplete or invalid.", cause: error)
+            throw PasskeyError(
+                .keyStoreCorrupt,
+                "'\(path)' is a damaged key store: its header is incomplete or invalid.",
+                cause: error
+            )
         }
         if file.kdf.name == "scrypt" {
             guard let scrypt = file.kdf.scrypt, scrypt.isWithinBounds else {
-                throw PasskeyError(.keyStoreCorrupt, "'\(path)' names scrypt parameters outside the accepted bounds; it is damaged or crafted.")
+                throw PasskeyError(
+                    .keyStoreCorrupt,
+                    "'\(path)' names scrypt parameters outside the accepted bounds; it is damaged or crafted."
+                )
             }
         } else if file.kdf.name != "none" {
-            throw PasskeyError(.keyStoreUnrecognized, "'\(path)' uses the key derivation '\(file.kdf.name)', which this SDK does not know.")
+            throw PasskeyError(
+                .keyStoreUnrecognized,
+                "'\(path)' uses the key derivation '\(file.kdf.name)', which this SDK does not know."
+            )
         }
-        guard file.salt.bytes.count >= 16, file.keyCheck.bytes.count == 32, file.nonce.bytes.count == 12, file.ciphertext.bytes.count >= 16
+        guard file.salt.bytes.count >= 16, file.keyCheck.bytes.count == 32, file.nonce.bytes.count == 12,
+            file.ciphertext.bytes.count >= 16
         else {
-            throw PasskeyError(.keyStoreCorrupt, "'\(path)' is a damaged key store: a header member has the wrong length.")
+            throw PasskeyError(
+                .keyStoreCorrupt,
+                "'\(path)' is a damaged key store: a header member has the wrong length."
+            )
         }
         return file
     }
@@ -154,18 +198,24 @@ extension KeyStoreFile {
         guard Self.constantTimeEqual(keys.keyCheck, keyCheck.bytes) else {
             throw PasskeyError(
                 .keyStoreWrongPassphrase,
-                "The passphrase (or key) does not open '\(path)' (or the file's key derivation header was changed). Use the one it was created with; without it the passkeys in it cannot be recovered.")
+                "The passphrase (or key) does not open '\(path)' (or the file's key derivation header was changed). Use the one it was created with; without it the passkeys in it cannot be recovered."
+            )
         }
         let sealed = ciphertext.bytes
         let plaintext: Data
         do {
             let box = try AES.GCM.SealedBox(
-                nonce: AES.GCM.Nonce(data: nonce.bytes), ciphertext: sealed.dropLast(16), tag: sealed.suffix(16))
+                nonce: AES.GCM.Nonce(data: nonce.bytes),
+                ciphertext: sealed.dropLast(16),
+                tag: sealed.suffix(16)
+            )
             plaintext = try AES.GCM.open(box, using: keys.encryptionKey, authenticating: additionalData)
         } catch {
             throw PasskeyError(
-                .keyStoreCorrupt, "'\(path)' was modified or damaged: it fails authentication with the right key. Restore it from a backup.",
-                cause: error)
+                .keyStoreCorrupt,
+                "'\(path)' was modified or damaged: it fails authentication with the right key. Restore it from a backup.",
+                cause: error
+            )
         }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970

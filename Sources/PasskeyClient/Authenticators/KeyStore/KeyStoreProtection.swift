@@ -42,22 +42,35 @@ extension KeyStoreProtection {
         case .passphrase(let passphrase, _):
             guard let scrypt else {
                 throw PasskeyError(
-                    .keyStoreWrongPassphrase, "This key store is protected by a key, not a passphrase; open it with its key file.")
+                    .keyStoreWrongPassphrase,
+                    "This key store is protected by a key, not a passphrase; open it with its key file."
+                )
             }
             guard !passphrase.isEmpty else { throw PasskeyError(.invalidInput, "The key store passphrase is empty.") }
             do {
                 return try KDF.Scrypt.deriveKey(
-                    from: Array(passphrase.utf8), salt: salt, outputByteCount: 32, rounds: 1 << scrypt.logN, blockSize: scrypt.r,
-                    parallelism: scrypt.p)
+                    from: Array(passphrase.utf8),
+                    salt: salt,
+                    outputByteCount: 32,
+                    rounds: 1 << scrypt.logN,
+                    blockSize: scrypt.r,
+                    parallelism: scrypt.p
+                )
             } catch {
-                throw PasskeyError(.keyStoreUnavailable, "The key could not be derived from the passphrase (scrypt failed).", cause: error)
+                throw PasskeyError(
+                    .keyStoreUnavailable,
+                    "The key could not be derived from the passphrase (scrypt failed).",
+                    cause: error
+                )
             }
         case .keyFile(let path):
             guard scrypt == nil else { throw Self.passphraseExpected }
             return try Self.readKeyFile(path)
         case .key(let key):
             guard scrypt == nil else { throw Self.passphraseExpected }
-            guard key.bitCount == 256 else { throw PasskeyError(.invalidInput, "A key store key must be 256 bits, not \(key.bitCount).") }
+            guard key.bitCount == 256 else {
+                throw PasskeyError(.invalidInput, "A key store key must be 256 bits, not \(key.bitCount).")
+            }
             return key
         }
     }
@@ -69,7 +82,9 @@ extension KeyStoreProtection {
     }
 
     private static let passphraseExpected = PasskeyError(
-        .keyStoreWrongPassphrase, "This key store is protected by a passphrase, not a key; open it with its passphrase.")
+        .keyStoreWrongPassphrase,
+        "This key store is protected by a passphrase, not a key; open it with its passphrase."
+    )
 
     static func readKeyFile(_ path: String) throws(PasskeyError) -> SymmetricKey {
         guard let data = FileManager.default.contents(atPath: path), data.count <= 1024 else {
@@ -81,7 +96,9 @@ extension KeyStoreProtection {
         if text.utf8.count == 64, let hex = Self.hexBytes(text) { return SymmetricKey(data: hex) }
         if let decoded = try? Base64URL.decode(text), decoded.count == 32 { return SymmetricKey(data: decoded) }
         throw PasskeyError(
-            .invalidInput, "The key file '\(path)' must hold a 256-bit key: 32 raw bytes, 64 hex digits or 43 base64url characters.")
+            .invalidInput,
+            "The key file '\(path)' must hold a 256-bit key: 32 raw bytes, 64 hex digits or 43 base64url characters."
+        )
     }
 
     private static func hexBytes(_ text: String) -> [UInt8]? {
