@@ -36,16 +36,18 @@ struct KeysListCommand: ExecutableCommand {
             let formatter = Date.ISO8601FormatStyle()
             var output = "\(credentials.count) passkey\(credentials.count == 1 ? "" : "s") in \(store.path):\n"
             for credential in credentials {
-                output += """
-
-                      credential  \(credential.credentialId)
-                      rp          \(credential.rpDomain)
-                      user        \(credential.userId ?? credential.userName)
-                      created     \(credential.createdAt.formatted(formatter))
-                      last used   \(credential.lastUsedAt.map { $0.formatted(formatter) } ?? "never")
-                      usernameless \(credential.isDiscoverable ? "yes" : "no")
-
-                    """
+                let rows = [
+                    ("credential", credential.credentialId),
+                    ("rp", credential.rpDomain),
+                    ("user", credential.userId ?? credential.userName),
+                    ("created", credential.createdAt.formatted(formatter)),
+                    ("last used", credential.lastUsedAt.map { $0.formatted(formatter) } ?? "never"),
+                    ("usernameless", credential.isDiscoverable ? "yes" : "no"),
+                ]
+                output += "\n"
+                for (label, value) in rows {
+                    output += "  \(label.padding(toLength: 13, withPad: " ", startingAt: 0))\(value)\n"
+                }
             }
             return CommandResult(exitCode: CommandResult.success, standardOutput: output, standardError: warning ?? "")
         } catch {

@@ -5,31 +5,37 @@ import WebAuthn
 /// The Apple adapters cannot be compiled on Linux; the decisions they make are made here and tested.
 @Suite("Apple adapters' shared logic")
 struct AppleMappingTests {
-    @Test(
-        "ASAuthorizationError codes map by code",
-        arguments: [
-            (1000, PasskeyError.Code.hardwareNotAvailable), (1001, .userCancelled), (1002, .hardwareNotAvailable),
-            (1003, .hardwareNotAvailable),
-            (1004, .relyingPartyMismatch), (1005, .passkeyNotFound), (1006, .passkeyAlreadyExists),
-            (1007, .hardwareNotAvailable),
-            (1008, .hardwareNotAvailable), (4242, .hardwareNotAvailable),
-        ]
-    )
+    static let authorizationCodes: [(Int, PasskeyError.Code)] = [
+        (1000, .hardwareNotAvailable), (1001, .userCancelled), (1002, .hardwareNotAvailable),
+        (1003, .hardwareNotAvailable),
+        (1004, .relyingPartyMismatch), (1005, .passkeyNotFound), (1006, .passkeyAlreadyExists),
+        (1007, .hardwareNotAvailable),
+        (1008, .hardwareNotAvailable), (4242, .hardwareNotAvailable),
+    ]
+
+    static let localAuthenticationCodes: [(Int, PasskeyError.Code)] = [
+        (-1, .userVerificationFailed), (-2, .userCancelled), (-3, .userCancelled),
+        (-4, .userCancelled), (-5, .hardwareNotAvailable),
+        (-6, .hardwareNotAvailable), (-7, .hardwareNotAvailable), (-8, .biometricLockout), (-9, .cancelled),
+        (-10, .userVerificationFailed),
+        (-11, .hardwareNotAvailable), (-12, .hardwareNotAvailable), (-14, .hardwareNotAvailable),
+        (-1004, .userVerificationFailed),
+    ]
+
+    static let providerCases: [([PublicKeyCredentialHint], AuthenticatorAttachment?, Bool, Bool)] = [
+        ([], nil, true, false),
+        ([.securityKey], nil, false, true),
+        ([.clientDevice], nil, true, false), ([.hybrid, .securityKey], nil, true, true),
+        ([.securityKey], .platform, true, false),
+        ([], .crossPlatform, true, true), ([.securityKey], .crossPlatform, false, true),
+    ]
+
+    @Test("ASAuthorizationError codes map by code", arguments: authorizationCodes)
     func authorizationErrors(code: Int, expected: PasskeyError.Code) {
         #expect(AppleErrorMapping.authorizationError(code: code).code == expected)
     }
 
-    @Test(
-        "LAError codes map by code",
-        arguments: [
-            (-1, PasskeyError.Code.userVerificationFailed), (-2, .userCancelled), (-3, .userCancelled),
-            (-4, .userCancelled), (-5, .hardwareNotAvailable),
-            (-6, .hardwareNotAvailable), (-7, .hardwareNotAvailable), (-8, .biometricLockout), (-9, .cancelled),
-            (-10, .userVerificationFailed),
-            (-11, .hardwareNotAvailable), (-12, .hardwareNotAvailable), (-14, .hardwareNotAvailable),
-            (-1004, .userVerificationFailed),
-        ]
-    )
+    @Test("LAError codes map by code", arguments: localAuthenticationCodes)
     func localAuthenticationErrors(code: Int, expected: PasskeyError.Code) {
         #expect(AppleErrorMapping.localAuthenticationError(code: code).code == expected)
     }
@@ -54,16 +60,7 @@ struct AppleMappingTests {
         #expect(PlatformRequestPlan(creation: request, osSupportsExcludedCredentials: false).checksExclusionLocally)
     }
 
-    @Test(
-        "providers follow hints and attachment",
-        arguments: [
-            ([PublicKeyCredentialHint](), nil as AuthenticatorAttachment?, true, false),
-            ([.securityKey], nil, false, true),
-            ([.clientDevice], nil, true, false), ([.hybrid, .securityKey], nil, true, true),
-            ([.securityKey], .platform, true, false),
-            ([], .crossPlatform, true, true), ([.securityKey], .crossPlatform, false, true),
-        ]
-    )
+    @Test("providers follow hints and attachment", arguments: providerCases)
     func providers(
         hints: [PublicKeyCredentialHint],
         attachment: AuthenticatorAttachment?,

@@ -18,18 +18,17 @@ struct ConfigurationTests {
         #expect(configuration.storage == "com.example.app")
     }
 
-    @Test(
-        "rpDomain must be a host name",
-        arguments: [
-            ("", "is empty"), ("https://example.com", "without scheme"), ("example.com:443", "without scheme, port"),
-            ("example.com/login", "without scheme, port or path"), ("Example.com", "lower case"),
-            ("exa mple.com", "may hold only"),
-            ("example..com", "empty label"), ("-example.com", "starts or ends with '-'"), ("192.168.0.1", "IP address"),
-            (String(repeating: "a", count: 64) + ".com", "longer than 63"),
-            (String(repeating: "a.", count: 127) + "com", "longer than 253"),
-            ("exämple.com", "punycode"),
-        ]
-    )
+    static let invalidDomains: [(String, String)] = [
+        ("", "is empty"), ("https://example.com", "without scheme"), ("example.com:443", "without scheme, port"),
+        ("example.com/login", "without scheme, port or path"), ("Example.com", "lower case"),
+        ("exa mple.com", "may hold only"),
+        ("example..com", "empty label"), ("-example.com", "starts or ends with '-'"), ("192.168.0.1", "IP address"),
+        (String(repeating: "a", count: 64) + ".com", "longer than 63"),
+        (String(repeating: "a.", count: 127) + "com", "longer than 253"),
+        ("exämple.com", "punycode"),
+    ]
+
+    @Test("rpDomain must be a host name", arguments: invalidDomains)
     func invalidDomain(domain: String, problem: String) {
         #expect {
             try PasskeyClientConfiguration(rpDomain: domain, serverBaseURL: Self.server, storage: "app")
@@ -48,16 +47,15 @@ struct ConfigurationTests {
         _ = try PasskeyClientConfiguration(rpDomain: domain, serverBaseURL: Self.server, storage: "app")
     }
 
-    @Test(
-        "serverBaseURL must be https except for localhost and 127.0.0.1",
-        arguments: [
-            ("http://passkeys.example.com", "must use https"), ("ftp://passkeys.example.com", "must use https"),
-            ("https://user:secret@passkeys.example.com", "user name or password"),
-            ("https://passkeys.example.com?x=1", "query or fragment"),
-            ("https://passkeys.example.com#top", "query or fragment"), ("passkeys.example.com", "not an absolute URL"),
-            ("http://10.0.0.1:8080", "must use https"),
-        ]
-    )
+    static let invalidServers: [(String, String)] = [
+        ("http://passkeys.example.com", "must use https"), ("ftp://passkeys.example.com", "must use https"),
+        ("https://user:secret@passkeys.example.com", "user name or password"),
+        ("https://passkeys.example.com?x=1", "query or fragment"),
+        ("https://passkeys.example.com#top", "query or fragment"), ("passkeys.example.com", "not an absolute URL"),
+        ("http://10.0.0.1:8080", "must use https"),
+    ]
+
+    @Test("serverBaseURL must be https except for localhost and 127.0.0.1", arguments: invalidServers)
     func invalidServer(url: String, problem: String) throws {
         let server = try #require(URL(string: url))
         #expect {

@@ -244,11 +244,11 @@ struct EndToEndTests {
         }
     }
 
-    @Test("scripted user outcomes surface as their codes; step-up and cross-platform inputs are not available yet")
-    func scripted() async throws {
+    @Test("a scripted cancel surfaces as USER_CANCELLED; the attempt can be retried")
+    func scriptedCancel() async throws {
         try await LiveServer.run { server in
             let authenticator = ScriptableAuthenticator()
-            let client = try server.client(authenticator, timeoutRange: .milliseconds(100) ... .seconds(2))
+            let client = try server.client(authenticator)
             let attempt = try await server.backend.createRegistration(userId: "gus", userName: "gus")
             await authenticator.script(.cancel)
             let input = EnrollmentInput(
@@ -256,53 +256,90 @@ struct EndToEndTests {
                 clientToken: attempt.clientToken,
                 userId: "gus"
             )
-            #expect(await passkeyError { _ = try await client.enroll(input) }?.code == .userCancelled)
-            _ = try await client.enroll(input)
+            let error = await passkeyError { _ = try await client.enroll(input) }
+            #expect(error?.code == .userCancelled)
+            let enrolled = try await client.enroll(input)
+            #expect(enrolled.status == .enrolled)
+        }
+    }
 
-            for (step, code) in [
-                (ScriptableAuthenticator.Step.lockout, PasskeyError.Code.biometricLockout),
-                (.noCredential, .passkeyNotFound),
-            ] {
-                let session = try await server.backend.createAuthentication(userId: "gus")
-                await authenticator.script(step)
-                let error = await passkeyError {
-                    _ = try await client.authenticate(
-                        AuthenticationInput(
-                            sessionId: session.biometricPasskeySessionId,
-                            clientToken: session.clientToken
-                        )
-                    )
-                }
-                #expect(error?.code == code)
+    @Test("scripted lockout and missing credential surface as BIOMETRIC_LOCKOUT and PASSKEY_NOT_FOUND")
+    func scriptedSignIn() async throws {
+        try await LiveServer.run { server in
+            let authenticator = ScriptableAuthenticator()
+            let client = try server.client(authenticator)
+            try await Self.enroll(client, server, userId: "hana")
+            await authenticator.script(.lockout, .noCredential)
+            let first = try await server.backend.createAuthentication(userId: "hana")
+            let lockout = await passkeyError {
+                _ = try await client.authenticate(Self.input(first))
             }
+            #expect(lockout?.code == .biometricLockout)
+            let second = try await server.backend.createAuthentication(userId: "hana")
+            let missing = await passkeyError {
+                _ = try await client.authenticate(Self.input(second))
+            }
+            #expect(missing?.code == .passkeyNotFound)
+        }
+    }
 
-            // The user takes longer than the ceremony may take (the options' timeout, clamped to 2 s here).
-            let slow = try await server.backend.createAuthentication(userId: "gus")
+    @Test("a user slower than the ceremony's timeout gives TIMEOUT")
+    func scriptedDelay() async throws {
+        try await LiveServer.run { server in
+            let authenticator = ScriptableAuthenticator()
+            // The options' timeout (120 s) is clamped to 2 s here.
+            let client = try server.client(authenticator, timeoutRange: .milliseconds(100) ... .seconds(2))
+            try await Self.enroll(client, server, userId: "ian")
             await authenticator.script(.delay(.seconds(5)))
+            let session = try await server.backend.createAuthentication(userId: "ian")
             let timeout = await passkeyError {
-                _ = try await client.authenticate(
-                    AuthenticationInput(sessionId: slow.biometricPasskeySessionId, clientToken: slow.clientToken)
-                )
+                _ = try await client.authenticate(Self.input(session))
             }
             #expect(timeout?.code == .timeout)
-
-            let session = try await server.backend.createAuthentication(userId: "gus")
-            for mode in [
-                AuthenticationInput.Mode.stepUp(.init()),
-                .crossPlatform(.init(handoffToken: "t", verificationCode: "42")),
-            ] {
-                let error = await passkeyError {
-                    _ = try await client.authenticate(
-                        AuthenticationInput(
-                            sessionId: session.biometricPasskeySessionId,
-                            clientToken: session.clientToken,
-                            mode: mode
-                        )
-                    )
-                }
-                #expect(error?.code == .featureNotAvailable)
-            }
         }
+    }
+
+    @Test("step-up and cross-platform inputs fail with FEATURE_NOT_AVAILABLE")
+    func unavailableModes() async throws {
+        let client = try PasskeyClient(
+            configuration: PasskeyClientConfiguration(
+                rpDomain: "localhost",
+                serverBaseURL: URL(string: "http://localhost:9")!,
+                storage: "tests"
+            ),
+            authenticator: ScriptableAuthenticator()
+        )
+        let stepUp = await passkeyError {
+            _ = try await client.authenticate(
+                AuthenticationInput(sessionId: "auth_1", clientToken: "t", mode: .stepUp(.init()))
+            )
+        }
+        #expect(stepUp?.code == .featureNotAvailable)
+        let crossPlatform = await passkeyError {
+            _ = try await client.authenticate(
+                AuthenticationInput(
+                    sessionId: "auth_1",
+                    clientToken: "t",
+                    mode: .crossPlatform(.init(handoffToken: "h", verificationCode: "42"))
+                )
+            )
+        }
+        #expect(crossPlatform?.code == .featureNotAvailable)
+    }
+
+    static func enroll(_ client: PasskeyClient, _ server: LiveServer.Context, userId: String) async throws {
+        let attempt = try await server.backend.createRegistration(userId: userId, userName: userId)
+        _ = try await client.enroll(
+            EnrollmentInput(
+                registrationAttemptId: attempt.registrationAttemptId,
+                clientToken: attempt.clientToken,
+                userId: userId
+            )
+        )
+    }
+
+    static func input(_ session: AuthenticationSession) -> AuthenticationInput {
+        AuthenticationInput(sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken)
     }
 
     @Test("server errors arrive as SDK codes with the server's code and request id")

@@ -16,7 +16,8 @@ struct TransportTests {
         let port: Int
 
         init(listening: Bool = true) throws {
-            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            self.descriptor = descriptor
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -26,7 +27,10 @@ struct TransportTests {
                     bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
-            guard bound == 0 else { throw PasskeyError(.networkError, "bind failed") }
+            guard bound == 0 else {
+                close(descriptor)
+                throw PasskeyError(.networkError, "bind failed")
+            }
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             _ = withUnsafeMutablePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
@@ -129,13 +133,12 @@ struct TransportTests {
         #expect(kept?.requestId == "req_h")
     }
 
-    @Test(
-        "an answer without an error body maps by status",
-        arguments: [
-            (502, PasskeyError.Code.serverError), (503, .serverError), (504, .timeout), (429, .rateLimited),
-            (404, .notFound), (401, .invalidOrExpiredSession),
-        ]
-    )
+    static let statuses: [(Int, PasskeyError.Code)] = [
+        (502, .serverError), (503, .serverError), (504, .timeout), (429, .rateLimited),
+        (404, .notFound), (401, .invalidOrExpiredSession),
+    ]
+
+    @Test("an answer without an error body maps by status", arguments: statuses)
     func statusOnly(status: Int, code: PasskeyError.Code) async {
         let error = await passkeyError {
             _ = try await Self.stubbed(status, "<html>Bad gateway</html>").authenticationOptions(

@@ -45,8 +45,8 @@ func enrollAndSignIn(server: URL, apiKey: String, keyStorePath: String, passphra
         result = try await client.authenticate(
             AuthenticationInput(sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken)
         )
-    } catch  where error.code == .passkeyNotFound {
-        print("no passkey for alice on this device: offer to enroll one")
+    } catch {
+        if error.code == .passkeyNotFound { print("no passkey for alice on this device: offer to enroll one") }
         throw error
     }
     // ... and your backend redeems the result token once (POST /v1/authentications/{id}/redeem).
