@@ -13,7 +13,7 @@ import Testing
 /// set for the task only.
 @Suite("passkeys device commands")
 struct DeviceCommandTests {
-    static let apiKey = "pk_test_cli_device"
+    static let apiKey = "pk_test_cli_device_0123456789abcdef"
 
     struct Setup {
         let server: String
@@ -31,7 +31,8 @@ struct DeviceCommandTests {
     }
 
     static func withServer(_ body: @escaping @Sendable (Setup) async throws -> Void) async throws {
-        var configuration = ServerConfiguration(port: 0)
+        // HummingbirdTesting .live listens on a random port whatever the configuration says.
+        var configuration = ServerConfiguration(port: 8080)
         configuration.database = "memory"
         configuration.apiKeys = [.init(name: "cli-tests", key: apiKey)]
         configuration.appleApps = [.init(teamId: "ABCDE12345", bundleId: "com.example.app")]

@@ -9,10 +9,11 @@ import PasskeyStorage
 /// A passkey server on a random local port, for end-to-end tests: RP ID `localhost`, the native-app origin
 /// `https://localhost` allowed (through a configured Apple app), an in-memory store and one backend API key.
 enum LiveServer {
-    static let apiKey = "pk_test_client_sdk"
+    static let apiKey = "pk_test_client_sdk_0123456789abcdef"
 
     static func configuration(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) -> ServerConfiguration {
-        var configuration = ServerConfiguration(port: 0)
+        // HummingbirdTesting .live listens on a random port whatever the configuration says.
+        var configuration = ServerConfiguration(port: 8080)
         configuration.database = "memory"
         configuration.apiKeys = [.init(name: "tests", key: apiKey)]
         configuration.appleApps = [.init(teamId: "ABCDE12345", bundleId: "com.example.app")]
