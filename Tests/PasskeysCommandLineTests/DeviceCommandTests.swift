@@ -225,3 +225,50 @@ struct DeviceCommandTests {
         #expect(await passkeys(["keys", "delete"]).exitCode == 2)
     }
 }
+
+/// The real executable reads the device commands' settings from its process environment.
+@Suite("passkeys device commands as a process")
+struct DeviceCommandProcessTests {
+    @Test("PASSKEYS_KEY_STORE and PASSKEYS_KEY_STORE_PASSPHRASE come from the environment")
+    func environment() throws {
+        let executable = try #require(ExecutableTests.executable, "the passkeys executable is not built")
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let path = folder.url.appendingPathComponent("keys.json").path
+
+        func run(_ arguments: [String], passphrase: String?) throws -> (status: Int32, output: String, error: String) {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment[DeviceEnvironment.keyStore] = path
+            environment[DeviceEnvironment.passphrase] = passphrase
+            process.environment = environment
+            let output = Pipe()
+            let error = Pipe()
+            process.standardOutput = output
+            process.standardError = error
+            try process.run()
+            let outputData = output.fileHandleForReading.readDataToEndOfFile()
+            let errorData = error.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (
+                process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+                String(decoding: errorData, as: UTF8.self)
+            )
+        }
+
+        let empty = try run(["keys", "list"], passphrase: "process passphrase")
+        #expect(empty.status == 0)
+        #expect(empty.output == "No passkeys in \(path).\n")
+        #expect(empty.error.isEmpty)
+
+        let warned = try run(["keys", "list"], passphrase: nil)
+        #expect(warned.status == 0)
+        #expect(warned.error.contains("warning: PASSKEYS_KEY_STORE_PASSPHRASE is not set"))
+
+        let missing = try run(["keys", "delete", "AAAA"], passphrase: "process passphrase")
+        #expect(missing.status == 1)
+        #expect(missing.error.contains("error: PASSKEY_NOT_FOUND"))
+    }
+}
