@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "PasskeyServer", targets: ["PasskeyServer"]),
         .library(name: "PasskeyStoreSQLite", targets: ["PasskeyStoreSQLite"]),
         .library(name: "PasskeyStorePostgres", targets: ["PasskeyStorePostgres"]),
+        .library(name: "PasskeyClient", targets: ["PasskeyClient"]),
         .executable(name: "passkeys", targets: ["passkeys"]),
     ],
     dependencies: [
@@ -61,6 +62,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "PasskeyClient",
+            dependencies: [
+                "WebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "PasskeyStoreSQLite",
             dependencies: [
                 "PasskeyStorage",
@@ -80,6 +90,7 @@ let package = Package(
             name: "PasskeyTesting",
             dependencies: [
                 "WebAuthn",
+                "PasskeyClient",
                 "PasskeyStorage",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -92,6 +103,7 @@ let package = Package(
             name: "PasskeysCommandLine",
             dependencies: [
                 "WebAuthn",
+                "PasskeyClient",
                 "PasskeyServer",
                 "PasskeyStorage",
                 "PasskeyStoreSQLite",
@@ -137,6 +149,21 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "PasskeyClientTests",
+            dependencies: [
+                "PasskeyClient",
+                "PasskeyTesting",
+                "WebAuthn",
+                "PasskeyServer",
+                "PasskeyStorage",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "PasskeyStorageTests",
             dependencies: ["PasskeyStorage", "PasskeyTesting"],
             swiftSettings: strictSettings
@@ -171,7 +198,7 @@ let package = Package(
         .testTarget(
             name: "PasskeysCommandLineTests",
             dependencies: [
-                "PasskeysCommandLine", "WebAuthn", "PasskeyServer", "PasskeyStorage",
+                "PasskeysCommandLine", "WebAuthn", "PasskeyServer", "PasskeyStorage", "PasskeyClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -28,7 +28,7 @@ struct PasskeysCommand: CommandGroup {
             A FILE of - reads standard input. Exit codes: 0 verified (or inspected); 1 not verified, \
             or the input cannot be read or decoded; 2 bad usage.
             """,
-        subcommands: [ServeCommand.self, AssociationCommand.self, VerifyCommand.self, InspectCommand.self]
+        subcommands: [ServeCommand.self, AssociationCommand.self, VerifyCommand.self, InspectCommand.self, RegisterCommand.self, SignInCommand.self, KeysCommand.self]
     )
 }
 

@@ -1,6 +1,7 @@
 public import WebAuthn
 import Crypto
 import Foundation
+import PasskeyClient
 
 /// Builds authenticator data (WebAuthn §6.1) byte by byte, so tests can produce valid and broken variants.
 public struct AuthenticatorDataBuilder: Sendable {
@@ -25,13 +26,11 @@ public struct AuthenticatorDataBuilder: Sendable {
         var flags = self.flags
         if credentialID != nil { flags.insert(.attestedCredentialData) }
         if extensions != nil { flags.insert(.extensionData) }
-        var bytes = rpIDHash + [flags.rawValue]
-        bytes += withUnsafeBytes(of: signCount.bigEndian, Array.init)
+        var attested: [UInt8]?
         if let credentialID, let credentialPublicKey {
-            bytes += aaguid + [UInt8(credentialID.count >> 8), UInt8(credentialID.count & 0xFF)] + credentialID + credentialPublicKey
+            attested = AuthenticatorDataEncoding.attestedCredentialData(aaguid: aaguid, credentialID: credentialID, credentialPublicKey: credentialPublicKey)
         }
-        if let extensions { bytes += extensions }
-        return bytes
+        return AuthenticatorDataEncoding.encode(rpIDHash: rpIDHash, flags: flags, signCount: signCount, attestedCredentialData: attested, extensions: extensions)
     }
 }
 
@@ -53,14 +52,7 @@ public struct ClientDataBuilder: Sendable {
     }
 
     public func build() -> [UInt8] {
-        var members = ["\"type\":\(quoted(type))", "\"challenge\":\(quoted(Base64URL.encode(challenge)))", "\"origin\":\(quoted(origin))"]
-        if let crossOrigin { members.append("\"crossOrigin\":\(crossOrigin)") }
-        if let topOrigin { members.append("\"topOrigin\":\(quoted(topOrigin))") }
-        members += extraMembers
-        return Array("{\(members.joined(separator: ","))}".utf8)
-    }
-
-    private func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        ClientDataEncoding.encode(
+            type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin, extraMembers: extraMembers)
     }
 }

@@ -1,6 +1,7 @@
 public import WebAuthn
 import X509
 import Crypto
+import PasskeyClient
 
 /// A software authenticator for tests and benchmarks: it makes WebAuthn registration and authentication
 /// responses in the Level 3 JSON shapes, with the attestation, flags and counter a test asks for.
@@ -59,7 +60,7 @@ public struct TestAuthenticator: Sendable {
             format = "none"
         case .packedSelf:
             format = "packed"
-            statement = [.init(.text("alg"), CBORValue(key.algorithm.rawValue)), .init(.text("sig"), .bytes(key.sign(authData + clientDataHash)))]
+            statement = AttestationObjectEncoding.packedSelfStatement(algorithm: key.algorithm, signature: key.sign(authData + clientDataHash))
         case .packedCertificate(let authority):
             format = "packed"
             let attestationKey = P256.Signing.PrivateKey()
@@ -81,9 +82,7 @@ public struct TestAuthenticator: Sendable {
                 .init(.text("x5c"), .array([.bytes(certificate.derBytes)])),
             ]
         }
-        let attestationObject = CBOREncoder.encode(.map([
-            .init(.text("fmt"), .text(format)), .init(.text("attStmt"), .map(statement)), .init(.text("authData"), .bytes(authData)),
-        ]))
+        let attestationObject = AttestationObjectEncoding.encode(format: format, statement: statement, authenticatorData: authData)
         return RegistrationResponseJSON(
             id: Base64URL.encode(credentialID), rawId: Base64URLBytes(credentialID),
             response: AuthenticatorAttestationResponseJSON(

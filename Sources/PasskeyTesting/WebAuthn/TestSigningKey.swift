@@ -2,6 +2,7 @@ public import Crypto
 public import CryptoExtras
 public import WebAuthn
 import Foundation
+import PasskeyClient
 
 /// A private key for building WebAuthn fixtures: it signs as an authenticator would and knows its COSE form.
 public enum TestSigningKey: Sendable {
@@ -51,9 +52,9 @@ public enum TestSigningKey: Sendable {
         let alg = CBORValue(algorithm.rawValue)
         let entries: [CBORMapEntry]
         switch self {
-        case .p256(let key): entries = Self.ec2(Array(key.publicKey.x963Representation), curve: 1, alg: alg)
-        case .p384(let key): entries = Self.ec2(Array(key.publicKey.x963Representation), curve: 2, alg: alg)
-        case .p521(let key): entries = Self.ec2(Array(key.publicKey.x963Representation), curve: 3, alg: alg)
+        case .p256(let key): entries = ec2(Array(key.publicKey.x963Representation), curve: 1)
+        case .p384(let key): entries = ec2(Array(key.publicKey.x963Representation), curve: 2)
+        case .p521(let key): entries = ec2(Array(key.publicKey.x963Representation), curve: 3)
         case .ed25519(let key):
             entries = [.init(CBORValue(1), CBORValue(1)), .init(CBORValue(3), alg), .init(CBORValue(-1), CBORValue(6)),
                        .init(CBORValue(-2), .bytes(Array(key.publicKey.rawRepresentation)))]
@@ -65,9 +66,7 @@ public enum TestSigningKey: Sendable {
         return CBOREncoder.encode(.map(entries))
     }
 
-    private static func ec2(_ point: [UInt8], curve: Int, alg: CBORValue) -> [CBORMapEntry] {
-        let size = (point.count - 1) / 2
-        return [.init(CBORValue(1), CBORValue(2)), .init(CBORValue(3), alg), .init(CBORValue(-1), CBORValue(curve)),
-                .init(CBORValue(-2), .bytes(Array(point[1...size]))), .init(CBORValue(-3), .bytes(Array(point[(size + 1)...])))]
+    private func ec2(_ point: [UInt8], curve: Int) -> [CBORMapEntry] {
+        COSEKeyEncoding.ec2Entries(uncompressedPoint: point, curve: curve, algorithm: algorithm)
     }
 }

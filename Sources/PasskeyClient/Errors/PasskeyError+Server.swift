@@ -1,0 +1,117 @@
+extension PasskeyError.Code {
+    /// Codes our server answers with that have no SDK meaning beyond their own; they are kept as they are.
+    public static let resultAlreadyRedeemed: Self = "RESULT_ALREADY_REDEEMED"
+    public static let invalidResultToken: Self = "INVALID_RESULT_TOKEN"
+    public static let authenticationNotCompleted: Self = "AUTHENTICATION_NOT_COMPLETED"
+
+    /// The SDK code for an error code of the server (DESIGN §3). Codes this SDK does not know — from a newer
+    /// server — are kept as they are when they look like codes (`UPPER_SNAKE`), so an app can still branch on
+    /// them; anything else becomes ``serverError``.
+    public init(serverCode: String) {
+        if let known = Self.serverCodes[serverCode] {
+            self = known
+        } else if Self.keptPrefixes.contains(where: serverCode.hasPrefix) || Self.looksLikeCode(serverCode) {
+            self.init(rawValue: serverCode)
+        } else {
+            self = .serverError
+        }
+    }
+
+    /// Whether the SDK maps `serverCode` deliberately (not through the fallback for unknown codes).
+    public static func isKnownServerCode(_ serverCode: String) -> Bool {
+        serverCodes[serverCode] != nil || keptPrefixes.contains(where: serverCode.hasPrefix)
+    }
+
+    /// Families of server codes that the SDK passes through unchanged.
+    static let keptPrefixes = ["HANDOFF_", "RECOVERY_", "WORKFLOW_", "STEP_UP_"]
+
+    /// Every server code of DESIGN §3 and of the server's flows, and the SDK code it becomes.
+    static let serverCodes: [String: Self] = [
+        "INVALID_REQUEST": .invalidInput,
+        "PAYLOAD_TOO_LARGE": .invalidInput,
+        "UNAUTHENTICATED": .invalidOrExpiredSession,
+        "FORBIDDEN": .authContextMismatch,
+        "NOT_FOUND": .notFound,
+        "METHOD_NOT_ALLOWED": .serverError,
+        "RATE_LIMITED": .rateLimited,
+        "INTERNAL_ERROR": .serverError,
+        "SERVICE_UNAVAILABLE": .serverError,
+        "ORIGIN_NOT_ALLOWED": .relyingPartyMismatch,
+        "RP_ID_MISMATCH": .relyingPartyMismatch,
+        "CEREMONY_TYPE_MISMATCH": .authContextMismatch,
+        "CHALLENGE_MISMATCH": .authContextMismatch,
+        "CHALLENGE_EXPIRED": .challengeExpired,
+        "CHALLENGE_CONSUMED": .challengeConsumed,
+        "CHALLENGE_REFRESH_FORBIDDEN": .challengeRefreshForbidden,
+        "ATTESTATION_INVALID": .verificationFailed,
+        "ASSERTION_INVALID": .verificationFailed,
+        "USER_PRESENCE_REQUIRED": .verificationFailed,
+        "ATTESTATION_FORMAT_NOT_ALLOWED": .authenticatorNotAllowed,
+        "ALGORITHM_NOT_ALLOWED": .authenticatorNotAllowed,
+        "SYNCED_CREDENTIALS_NOT_ALLOWED": .authenticatorNotAllowed,
+        "USER_VERIFICATION_REQUIRED": .userVerificationRequired,
+        "CREDENTIAL_NOT_FOUND": .passkeyNotFound,
+        "NO_ACTIVE_CREDENTIALS": .passkeyNotFound,
+        "CREDENTIAL_INACTIVE": .passkeyRevoked,
+        "CREDENTIAL_ALREADY_REGISTERED": .passkeyAlreadyExists,
+        "CREDENTIAL_CLONE_SUSPECTED": .credentialCloneSuspected,
+        "MAX_CREDENTIALS_REACHED": .maxCredentialsReached,
+        "CREDENTIAL_NAME_INVALID": .credentialNameInvalid,
+        "CREDENTIAL_NAME_HTML": .credentialNameInvalid,
+        "CREDENTIAL_NAME_DUPLICATE": .credentialNameDuplicate,
+        "REGISTRATION_ATTEMPT_CONFLICT": .registrationAttemptConflict,
+        "REGISTRATION_ATTEMPT_EXPIRED": .registrationAttemptExpired,
+        "RESERVATION_EXPIRED": .reservationExpired,
+        "INVALID_OR_EXPIRED_SESSION": .invalidOrExpiredSession,
+        "AUTH_CONTEXT_MISMATCH": .authContextMismatch,
+        "RESULT_ALREADY_REDEEMED": .resultAlreadyRedeemed,
+        "INVALID_RESULT_TOKEN": .invalidResultToken,
+        "AUTHENTICATION_NOT_COMPLETED": .authenticationNotCompleted,
+        "STEP_UP_CREDENTIAL_USER_MISMATCH": .stepUpCredentialUserMismatch,
+        "WORKFLOW_NOT_COMPLETED": .workflowNotCompleted,
+        "WORKFLOW_DECLINED": .workflowDeclined,
+        "WORKFLOW_UNDER_REVIEW": .workflowUnderReview,
+        "WORKFLOW_RUN_REUSE_FORBIDDEN": .workflowRunReuseForbidden,
+    ]
+
+    private static func looksLikeCode(_ text: String) -> Bool {
+        guard (1...64).contains(text.utf8.count), let first = text.utf8.first, (0x41...0x5A).contains(first) else {
+            return false
+        }
+        return text.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F }
+    }
+}
+
+extension PasskeyError {
+    /// The error for a server's JSON error body (`{"error": {"code", "message", "retryable", "requestId"}}`),
+    /// with the SDK code mapped from the server's and everything the server said kept.
+    init(serverCode: String, message: String, retryable: Bool?, httpStatus: Int, requestId: String?) {
+        self.init(
+            Code(serverCode: serverCode),
+            message,
+            isRetryable: retryable,
+            serverCode: serverCode,
+            httpStatus: httpStatus,
+            requestId: requestId
+        )
+    }
+
+    /// The error for an HTTP failure without a JSON error body (a proxy's error page, an empty answer).
+    init(httpStatus: Int, requestId: String?) {
+        let code: Code
+        switch httpStatus {
+        case 401: code = .invalidOrExpiredSession
+        case 404: code = .notFound
+        case 408, 504: code = .timeout
+        case 429: code = .rateLimited
+        default: code = .serverError
+        }
+        self.init(
+            code,
+            "The server answered HTTP \(httpStatus) without an error body; check that serverBaseURL points at the passkey server.",
+            isRetryable: httpStatus >= 500 || code.isRetryableByDefault,
+            httpStatus: httpStatus,
+            requestId: requestId
+        )
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+import WebAuthn
+
+/// The SDK's client: enrollment and sign-in against the passkey server's client API, with an ``Authenticator``
+/// that holds the passkeys, and the local passkey list.
+///
+/// ```swift
+/// let client = PasskeyClient(configuration: configuration, authenticator: authenticator)
+/// let attempt = try await myBackend.startPasskeyEnrollment()          // your server calls POST /v1/registrations
+/// try await client.enroll(EnrollmentInput(registrationAttemptId: attempt.id, clientToken: attempt.clientToken, userId: userId))
+/// ```
+public struct PasskeyClient: PasskeyClientProtocol {
+    public let configuration: PasskeyClientConfiguration
+    public let authenticator: any Authenticator
+    public let api: PasskeyClientAPI
+    let webAuthn: WebAuthnClient
+
+    public init(
+        configuration: PasskeyClientConfiguration,
+        authenticator: any Authenticator,
+        transport: any HTTPTransport = URLSessionTransport(),
+        ceremonyTimeoutRange: ClosedRange<Duration> = .seconds(10) ... .seconds(600)
+    ) {
+        self.configuration = configuration
+        self.authenticator = authenticator
+        self.api = PasskeyClientAPI(
+            serverBaseURL: configuration.serverBaseURL,
+            timeout: configuration.requestTimeout,
+            transport: transport
+        )
+        self.webAuthn = WebAuthnClient(
+            authenticator: authenticator,
+            origin: configuration.origin,
+            timeoutRange: ceremonyTimeoutRange
+        )
+    }
+
+    public func enroll(_ input: EnrollmentInput) async throws(PasskeyError) -> EnrollmentResult {
+        try Self.validateFlowID(input.registrationAttemptId, field: "registrationAttemptId")
+        try Self.validateToken(input.clientToken)
+        if let userId = input.userId { try Self.validateUserID(userId) }
+        let options = try await api.registrationOptions(
+            registrationAttemptId: input.registrationAttemptId,
+            clientToken: input.clientToken
+        )
+        try checkRelyingParty(options.rp.id)
+        let response: RegistrationResponseJSON
+        do {
+            response = try await webAuthn.create(options, userId: input.userId)
+        } catch  where error.code == .passkeyAlreadyExists && input.treatExistingPasskeyAsSuccess {
+            let excluded = Set((options.excludeCredentials ?? []).map(\.id.base64URL))
+            let local = try await listCredentials().first { excluded.contains($0.credentialId) }
+            return EnrollmentResult(
+                status: .alreadyEnrolled,
+                credentialId: local?.credentialId ?? "",
+                registered: nil,
+                credential: local
+            )
+        }
+        let registered = try await api.completeRegistration(
+            registrationAttemptId: input.registrationAttemptId,
+            clientToken: input.clientToken,
+            credential: response,
+            name: input.credentialName
+        )
+        let local = try? await getCredential(id: response.id)
+        return EnrollmentResult(status: .enrolled, credentialId: response.id, registered: registered, credential: local)
+    }
+
+    public func authenticate(_ input: AuthenticationInput) async throws(PasskeyError) -> AuthenticationResult {
+        switch input.mode {
+        case .standard: break
+        case .stepUp:
+            throw PasskeyError(
+                .featureNotAvailable,
+                "Step-up sign-in is not available in this SDK version yet. A session your backend created with mode 'stepUp' works with mode .standard (the server requires user verification)."
+            )
+        case .crossPlatform:
+            throw PasskeyError(
+                .featureNotAvailable,
+                "Cross-platform (cross-device) approval is not available in this SDK version yet."
+            )
+        }
+        try Self.validateFlowID(input.sessionId, field: "sessionId")
+        try Self.validateToken(input.clientToken)
+        let narrowed = try input.allowCredentials.map { ids throws(PasskeyError) -> Set<[UInt8]> in
+            guard !ids.isEmpty else {
+                throw PasskeyError(
+                    .invalidInput,
+                    "AuthenticationInput.allowCredentials is empty: leave it nil to use the server's list (or sign in without a user name)."
+                )
+            }
+            var set = Set<[UInt8]>()
+            for id in ids { set.insert(try CredentialID.decode(id)) }
+            return set
+        }
+        var options = try await api.authenticationOptions(sessionId: input.sessionId, clientToken: input.clientToken)
+        try checkRelyingParty(options.rpId)
+        options = try Self.apply(input, narrowed: narrowed, to: options)
+        let response = try await webAuthn.get(options)
+        let completion = try await api.completeAuthentication(
+            sessionId: input.sessionId,
+            clientToken: input.clientToken,
+            credential: response
+        )
+        return AuthenticationResult(
+            sessionId: input.sessionId,
+            resultToken: completion.resultToken,
+            expiresAt: completion.expiresAt,
+            credentialId: response.id,
+            userHandle: response.response.userHandle?.base64URL
+        )
+    }
+
+    public func listCredentials() async throws(PasskeyError) -> [Credential] {
+        try await authenticator.credentials(rpDomain: configuration.rpDomain)
+    }
+
+    public func getCredential(id: String) async throws(PasskeyError) -> Credential {
+        _ = try CredentialID.decode(id)
+        guard let credential = try await listCredentials().first(where: { $0.credentialId == id }) else {
+            throw PasskeyError(.passkeyNotFound, "No passkey with id \(id) is on this device.")
+        }
+        return credential
+    }
+
+    public func deleteCredential(id: String) async throws(PasskeyError) {
+        _ = try await getCredential(id: id)
+        try await authenticator.deleteCredential(id: id)
+    }
+
+    public func isSupported() async -> Bool { await authenticator.isSupported() }
+
+    public func shouldPromptToCreatePasskey(userId: String) async throws(PasskeyError) -> Bool {
+        try Self.validateUserID(userId)
+        guard await isSupported() else { return false }
+        return try await !listCredentials().contains { $0.userId == userId }
+    }
+
+    public func create(requestJSON: String) async throws(PasskeyError) -> String {
+        let options = try OptionsJSON.decode(PublicKeyCredentialCreationOptionsJSON.self, from: requestJSON)
+        try checkRelyingParty(options.rp.id)
+        return String(decoding: WebAuthnJSON.encode(try await webAuthn.create(options)), as: UTF8.self)
+    }
+
+    public func authenticate(requestJSON: String) async throws(PasskeyError) -> String {
+        let options = try OptionsJSON.decode(PublicKeyCredentialRequestOptionsJSON.self, from: requestJSON)
+        try checkRelyingParty(options.rpId)
+        return String(decoding: WebAuthnJSON.encode(try await webAuthn.get(options)), as: UTF8.self)
+    }
+}
+
+extension PasskeyClient {
+    /// The server's RP ID must be the configured domain (or a parent of it).
+    func checkRelyingParty(_ rpID: String?) throws(PasskeyError) {
+        guard let rpID else { return }
+        let domain = configuration.rpDomain
+        guard rpID == domain || (domain.hasSuffix("." + rpID) && rpID.contains(".")) else {
+            throw PasskeyError(
+                .relyingPartyMismatch,
+                "The server's RP ID is '\(rpID)', but this client is configured for '\(domain)'; make rpDomain the server's rpId."
+            )
+        }
+    }
+
+    /// The input's narrowing of `allowCredentials`, its user verification and hints, applied to the server's options.
+    static func apply(
+        _ input: AuthenticationInput,
+        narrowed: Set<[UInt8]>?,
+        to options: PublicKeyCredentialRequestOptionsJSON
+    ) throws(PasskeyError) -> PublicKeyCredentialRequestOptionsJSON {
+        var options = options
+        if let narrowed {
+            let serverList = options.allowCredentials ?? []
+            if serverList.isEmpty {
+                options.allowCredentials = narrowed.map { PublicKeyCredentialDescriptorJSON(id: Base64URLBytes($0)) }
+                    .sorted { $0.id.base64URL < $1.id.base64URL }
+            } else {
+                let kept = serverList.filter { narrowed.contains($0.id.bytes) }
+                guard !kept.isEmpty else {
+                    throw PasskeyError(
+                        .passkeyNotFound,
+                        "None of the passkeys in allowCredentials is one the server allows for this session."
+                    )
+                }
+                options.allowCredentials = kept
+            }
+        }
+        if let requested = input.userVerification,
+            requested.strength > (options.userVerification ?? .preferred).strength
+        {
+            options.userVerification = requested
+        }
+        if !input.hints.isEmpty {
+            var hints = options.hints ?? []
+            for hint in input.hints where !hints.contains(hint) { hints.append(hint) }
+            options.hints = hints
+        }
+        return options
+    }
+
+    /// Flow ids are the server's: 1–256 URL-safe characters.
+    static func validateFlowID(_ id: String, field: String) throws(PasskeyError) {
+        guard (1...256).contains(id.utf8.count),
+            id.utf8.allSatisfy({ $0.isASCIILetterOrDigit || [0x2D, 0x2E, 0x5F, 0x7E].contains($0) })
+        else {
+            throw PasskeyError(
+                .invalidInput,
+                "\(field) must be the id your backend received from the server (1–256 URL-safe characters)."
+            )
+        }
+    }
+
+    static func validateToken(_ token: String) throws(PasskeyError) {
+        guard (1...4096).contains(token.utf8.count), token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw PasskeyError(
+                .invalidInput,
+                "clientToken must be the token your backend received from the server (printable ASCII, no spaces)."
+            )
+        }
+    }
+
+    /// The integrator's user id: 1–128 URL-safe characters (DESIGN §3).
+    static func validateUserID(_ id: String) throws(PasskeyError) {
+        guard (1...128).contains(id.utf8.count),
+            id.utf8.allSatisfy({ $0.isASCIILetterOrDigit || [0x2D, 0x2E, 0x5F, 0x7E].contains($0) })
+        else {
+            throw PasskeyError(
+                .invalidInput,
+                "userId must be 1 to 128 URL-safe characters (A–Z, a–z, 0–9, '-', '.', '_', '~')."
+            )
+        }
+    }
+}
+
+extension UserVerificationRequirement {
+    /// discouraged < preferred (and unknown values) < required.
+    var strength: Int {
+        switch self {
+        case .required: 2
+        case .discouraged: 0
+        default: 1
+        }
+    }
+}

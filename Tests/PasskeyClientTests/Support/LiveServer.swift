@@ -1,0 +1,69 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PasskeyClient
+import PasskeyServer
+import PasskeyStorage
+
+/// A passkey server on a random local port, for end-to-end tests: RP ID `localhost`, the native-app origin
+/// `https://localhost` allowed (through a configured Apple app), an in-memory store and one backend API key.
+enum LiveServer {
+    static let apiKey = "pk_test_client_sdk_0123456789abcdef"
+
+    static func configuration(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) -> ServerConfiguration {
+        // HummingbirdTesting .live listens on a random port whatever the configuration says.
+        var configuration = ServerConfiguration(port: 8080)
+        configuration.database = "memory"
+        configuration.apiKeys = [.init(name: "tests", key: apiKey)]
+        configuration.appleApps = [.init(teamId: "ABCDE12345", bundleId: "com.example.app")]
+        adjust(&configuration)
+        return configuration
+    }
+
+    struct Context: Sendable {
+        let baseURL: URL
+        let backend: PasskeyBackendAPI
+        let store: MemoryPasskeyStore
+
+        /// A client configured as a native app of `localhost` against this server.
+        func client(
+            _ authenticator: any Authenticator,
+            timeoutRange: ClosedRange<Duration> = .seconds(10) ... .seconds(600)
+        ) throws -> PasskeyClient {
+            PasskeyClient(
+                configuration: try PasskeyClientConfiguration(
+                    rpDomain: "localhost",
+                    serverBaseURL: baseURL,
+                    storage: "com.example.tests"
+                ),
+                authenticator: authenticator,
+                ceremonyTimeoutRange: timeoutRange
+            )
+        }
+    }
+
+    /// Runs `body` against a live server.
+    static func run(
+        adjusting adjust: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @escaping @Sendable (Context) async throws -> Void
+    ) async throws {
+        let store = MemoryPasskeyStore()
+        let service = try PasskeyService(
+            configuration: configuration(adjust),
+            store: store,
+            logger: Logger(label: "client-tests")
+        )
+        let app = PasskeyApplication.build(service: service, logger: Logger(label: "client-tests"))
+        try await app.test(.live) { client in
+            let baseURL = URL(string: "http://localhost:\(client.port!)")!
+            try await body(
+                Context(
+                    baseURL: baseURL,
+                    backend: PasskeyBackendAPI(serverBaseURL: baseURL, apiKey: apiKey),
+                    store: store
+                )
+            )
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import PasskeyClient
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@Suite("The typed client API over URLSession: transport failures and error bodies")
+struct TransportTests {
+    /// A TCP socket on 127.0.0.1 that accepts connections into its backlog and never answers.
+    final class SilentServer: @unchecked Sendable {
+        let descriptor: Int32
+        let port: Int
+
+        init(listening: Bool = true) throws {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            self.descriptor = descriptor
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(descriptor)
+                throw PasskeyError(.networkError, "bind failed")
+            }
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            }
+            port = Int(UInt16(bigEndian: address.sin_port))
+            if listening { listen(descriptor, 8) }
+        }
+
+        deinit { close(descriptor) }
+    }
+
+    static func api(port: Int, timeout: Duration) -> PasskeyClientAPI {
+        PasskeyClientAPI(serverBaseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: timeout)
+    }
+
+    @Test("a refused connection is NETWORK_ERROR, retryable")
+    func refused() async throws {
+        let port: Int
+        do {
+            let closed = try SilentServer(listening: false)
+            port = closed.port
+        }
+        let error = await passkeyError {
+            _ = try await Self.api(port: port, timeout: .seconds(10)).authenticationOptions(
+                sessionId: "auth_1",
+                clientToken: "t"
+            )
+        }
+        #expect(error?.code == .networkError)
+        #expect(error?.isRetryable == true)
+    }
+
+    @Test("a server that never answers is TIMEOUT after the configured time")
+    func timeout() async throws {
+        let server = try SilentServer()
+        let start = ContinuousClock.now
+        let error = await passkeyError {
+            _ = try await Self.api(port: server.port, timeout: .milliseconds(500)).authenticationOptions(
+                sessionId: "auth_1",
+                clientToken: "t"
+            )
+        }
+        #expect(error?.code == .timeout)
+        #expect(ContinuousClock.now - start < .seconds(10))
+    }
+
+    @Test("cancelling the calling task cancels the request: CANCELLED")
+    func cancellation() async throws {
+        let server = try SilentServer()
+        let task = Task { () async -> PasskeyError? in
+            await passkeyError {
+                _ = try await Self.api(port: server.port, timeout: .seconds(30)).authenticationOptions(
+                    sessionId: "auth_1",
+                    clientToken: "t"
+                )
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        task.cancel()
+        #expect(await task.value?.code == .cancelled)
+    }
+
+    /// Answers every request with a fixed response.
+    struct StubTransport: HTTPTransport {
+        let response: HTTPTransportResponse
+        func send(_ request: HTTPTransportRequest) async throws(PasskeyError) -> HTTPTransportResponse { response }
+    }
+
+    static func stubbed(_ status: Int, _ body: String, headers: [String: String] = [:]) -> PasskeyClientAPI {
+        PasskeyClientAPI(
+            serverBaseURL: URL(string: "https://passkeys.example.com")!,
+            transport: StubTransport(
+                response: HTTPTransportResponse(status: status, headers: headers, body: Array(body.utf8))
+            )
+        )
+    }
+
+    @Test("a JSON error body maps through the server code table and keeps what the server said")
+    func errorBody() async throws {
+        let body =
+            #"{"error": {"code": "CHALLENGE_EXPIRED", "message": "The challenge expired.", "retryable": true, "requestId": "req_9"}}"#
+        let error = await passkeyError {
+            _ = try await Self.stubbed(410, body).authenticationOptions(sessionId: "auth_1", clientToken: "t")
+        }
+        #expect(error?.code == .challengeExpired)
+        #expect(error?.message == "The challenge expired.")
+        #expect(error?.isRetryable == true)
+        #expect(error?.serverCode == "CHALLENGE_EXPIRED")
+        #expect(error?.httpStatus == 410)
+        #expect(error?.requestId == "req_9")
+
+        let unknown = #"{"error": {"code": "BRAND_NEW_CODE", "message": "New.", "retryable": false}}"#
+        let kept = await passkeyError {
+            _ = try await Self.stubbed(409, unknown, headers: ["X-Request-Id": "req_h"]).authenticationOptions(
+                sessionId: "a",
+                clientToken: "t"
+            )
+        }
+        #expect(kept?.code.rawValue == "BRAND_NEW_CODE")
+        #expect(kept?.requestId == "req_h")
+    }
+
+    static let statuses: [(Int, PasskeyError.Code)] = [
+        (502, .serverError), (503, .serverError), (504, .timeout), (429, .rateLimited),
+        (404, .notFound), (401, .invalidOrExpiredSession),
+    ]
+
+    @Test("an answer without an error body maps by status", arguments: statuses)
+    func statusOnly(status: Int, code: PasskeyError.Code) async {
+        let error = await passkeyError {
+            _ = try await Self.stubbed(status, "<html>Bad gateway</html>").authenticationOptions(
+                sessionId: "a",
+                clientToken: "t"
+            )
+        }
+        #expect(error?.code == code)
+        #expect(error?.httpStatus == status)
+    }
+
+    @Test("a 200 that is not our API is SERVER_ERROR")
+    func notOurAPI() async {
+        let error = await passkeyError {
+            _ = try await Self.stubbed(200, #"{"hello": "world"}"#).authenticationOptions(
+                sessionId: "a",
+                clientToken: "t"
+            )
+        }
+        #expect(error?.code == .serverError)
+    }
+}
