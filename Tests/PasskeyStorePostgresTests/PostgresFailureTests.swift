@@ -139,11 +139,10 @@ struct PostgresFailureTests {
                 )
             }
             try await Task.sleep(for: .milliseconds(300))
-            let started = ContinuousClock.now
+            // The pool-timeout path is identified by its message; no wall-clock bound is asserted.
             let error = await #expect(throws: StoreError.self) { _ = try await store.user(id: user.id) }
             #expect(error?.code == .unavailable)
             #expect(error?.reason.contains("was free within") == true, "\(String(describing: error))")
-            #expect(ContinuousClock.now - started < .seconds(5))
 
             try await blocker.query("ROLLBACK", logger: blocker.logger)
             try await blocker.close()
