@@ -18,7 +18,7 @@ fi
 echo "conformance corpus: ${PASSKEYS_CONFORMANCE_DIR:-absent (corpus tests will be skipped)}"
 
 log "format (swift format lint, NIO-style configuration)"
-swift format lint --strict --recursive Sources Tests $( [ -d Benchmarks/Sources ] && echo Benchmarks/Sources ) $( [ -d Fuzz/Sources ] && echo Fuzz/Sources )
+swift format lint --strict --recursive Sources Tests Benchmarks/Sources Benchmarks/Benchmarks Fuzz/Sources
 
 log "PostgreSQL (a real server for the PostgreSQL adapter and multi-instance tests)"
 if [ -z "${PASSKEYS_POSTGRES_URL:-}" ]; then

@@ -25,7 +25,12 @@ public protocol PasskeyStore: Sendable {
     func credentials(userID: String) async throws(StoreError) -> [CredentialRecordRow]
     /// Renames a credential. Fails with `.nameTaken` when another of the user's live credentials has the same
     /// name key (names compare case-insensitively after normalisation, see ``CredentialRecordRow/nameKey``).
-    func renameCredential(id: [UInt8], name: String, nameKey: String, at time: Date) async throws(StoreError) -> CredentialRecordRow?
+    func renameCredential(
+        id: [UInt8],
+        name: String,
+        nameKey: String,
+        at time: Date
+    ) async throws(StoreError) -> CredentialRecordRow?
     /// Records a successful assertion: the new counter, backup state and time of use.
     func recordCredentialUse(id: [UInt8], signCount: UInt32, backupState: Bool, at time: Date) async throws(StoreError)
     /// Marks a credential revoked. Returns the revoked record, or nil when it was not live.
@@ -37,7 +42,12 @@ public protocol PasskeyStore: Sendable {
     func flow(id: String) async throws(StoreError) -> FlowRecord?
     /// Applies `update` when the flow's status is one of `expectedStatuses` and it has not expired at `time`.
     /// Returns the updated flow, or nil when the precondition did not hold.
-    func updateFlow(id: String, expectedStatuses: Set<FlowStatus>, at time: Date, update: FlowUpdate) async throws(StoreError) -> FlowRecord?
+    func updateFlow(
+        id: String,
+        expectedStatuses: Set<FlowStatus>,
+        at time: Date,
+        update: FlowUpdate
+    ) async throws(StoreError) -> FlowRecord?
     /// Consumes the flow's pending challenge when its hash matches and it has not expired: the challenge is
     /// cleared and the status becomes `.verifying`. Returns the flow as it was before, or nil when another
     /// caller consumed it first, it expired, or the hash does not match.
@@ -50,11 +60,20 @@ public protocol PasskeyStore: Sendable {
     /// `.limitReached` when the user already has `maximumActive` live credentials (active, or reserved and not
     /// yet expired), `.nameTaken` when the name key is in use — and applies `flowUpdate` to the flow.
     func insertCredential(
-        _ credential: CredentialRecordRow, maximumActive: Int, flowID: String, flowUpdate: FlowUpdate, at time: Date
+        _ credential: CredentialRecordRow,
+        maximumActive: Int,
+        flowID: String,
+        flowUpdate: FlowUpdate,
+        at time: Date
     ) async throws(StoreError)
     /// In one transaction: a reserved credential of the flow becomes active (`finalize == true`) or is deleted,
     /// and the flow takes `flowUpdate`. Returns the credential, or nil when there was no live reservation.
-    func settleReservation(flowID: String, finalize: Bool, flowUpdate: FlowUpdate, at time: Date) async throws(StoreError) -> CredentialRecordRow?
+    func settleReservation(
+        flowID: String,
+        finalize: Bool,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) async throws(StoreError) -> CredentialRecordRow?
 
     // MARK: Audit
 

@@ -23,7 +23,12 @@ struct AssociationCommand: ExecutableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("A JSON configuration file (default: the local development configuration).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A JSON configuration file (default: the local development configuration).",
+            valueName: "file"
+        )
+    )
     var config: String?
 
     @Option(help: ArgumentHelp("A base URL to check, such as https://example.com.", valueName: "url"))
@@ -47,13 +52,21 @@ struct AssociationCommand: ExecutableCommand {
             for file in expected { text += "\n\(file.path)\n\(String(decoding: file.body, as: UTF8.self))\n" }
             return CommandResult(exitCode: CommandResult.success, standardOutput: text)
         }
-        guard let base = URL(string: check), base.scheme == "https" || base.host == "localhost" || base.host == "127.0.0.1" else {
-            return CommandResult(exitCode: CommandResult.usage, standardError: "error: --check needs an https URL such as https://example.com\n")
+        guard let base = URL(string: check),
+            base.scheme == "https" || base.host == "localhost" || base.host == "127.0.0.1"
+        else {
+            return CommandResult(
+                exitCode: CommandResult.usage,
+                standardError: "error: --check needs an https URL such as https://example.com\n"
+            )
         }
         var report = ""
         var allMatch = true
         for file in expected {
-            let outcome = await Self.compare(url: base.appendingPathComponent(String(file.path.dropFirst())), expected: file.body)
+            let outcome = await Self.compare(
+                url: base.appendingPathComponent(String(file.path.dropFirst())),
+                expected: file.body
+            )
             allMatch = allMatch && outcome.matches
             report += "\(outcome.matches ? "ok  " : "FAIL") \(file.path): \(outcome.detail)\n"
         }
@@ -71,12 +84,18 @@ struct AssociationCommand: ExecutableCommand {
             return (false, "could not be fetched (\(error.localizedDescription))")
         }
         guard let http = response as? HTTPURLResponse else { return (false, "no HTTP response") }
-        guard http.url == url else { return (false, "redirected to \(http.url?.absoluteString ?? "?"); serve it directly") }
+        guard http.url == url else {
+            return (false, "redirected to \(http.url?.absoluteString ?? "?"); serve it directly")
+        }
         guard http.statusCode == 200 else { return (false, "answered \(http.statusCode)") }
         guard (http.value(forHTTPHeaderField: "Content-Type") ?? "").hasPrefix("application/json") else {
-            return (false, "Content-Type is '\(http.value(forHTTPHeaderField: "Content-Type") ?? "")', not application/json")
+            return (
+                false, "Content-Type is '\(http.value(forHTTPHeaderField: "Content-Type") ?? "")', not application/json"
+            )
         }
-        guard let hosted = try? JSONSerialization.jsonObject(with: data), let wanted = try? JSONSerialization.jsonObject(with: Data(expected)) else {
+        guard let hosted = try? JSONSerialization.jsonObject(with: data),
+            let wanted = try? JSONSerialization.jsonObject(with: Data(expected))
+        else {
             return (false, "is not JSON")
         }
         guard NSDictionary(dictionary: ["v": hosted]).isEqual(to: ["v": wanted]) else {

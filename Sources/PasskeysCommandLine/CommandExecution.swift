@@ -1,5 +1,5 @@
-public import Foundation
 import ArgumentParser
+public import Foundation
 import WebAuthn
 
 /// What a command produced: the text for standard output and standard error, and the exit code.
@@ -30,7 +30,10 @@ public struct CommandEnvironment: Sendable {
     /// The current time (the default verification time).
     public var now: @Sendable () -> Date
 
-    public init(readStandardInput: @escaping @Sendable () throws -> [UInt8], now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        readStandardInput: @escaping @Sendable () throws -> [UInt8],
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.readStandardInput = readStandardInput
         self.now = now
     }
@@ -43,7 +46,8 @@ public struct CommandEnvironment: Sendable {
     /// The running process's standard input and clock.
     public static let process = CommandEnvironment(
         readStandardInput: { Array(try FileHandle.standardInput.read(upToCount: InputFile.maximumSize + 1) ?? Data()) },
-        now: { Date() })
+        now: { Date() }
+    )
 }
 
 /// A leaf command: parsed options in, a ``CommandResult`` out, without printing or exiting.
@@ -100,7 +104,10 @@ enum InputFile {
             }
         }
         guard bytes.count <= maximumSize else {
-            throw CommandLineError(.inputTooLarge, "\(path == "-" ? "Standard input" : "'\(path)'") is larger than \(maximumSize) bytes, more than any WebAuthn response.")
+            throw CommandLineError(
+                .inputTooLarge,
+                "\(path == "-" ? "Standard input" : "'\(path)'") is larger than \(maximumSize) bytes, more than any WebAuthn response."
+            )
         }
         return bytes
     }

@@ -33,7 +33,10 @@ indirect enum OutputJSON: Sendable, Equatable {
         case .int(let value): output += String(value)
         case .string(let value): Self.writeString(value, to: &output)
         case .array(let elements):
-            guard !elements.isEmpty else { output += "[]"; return }
+            guard !elements.isEmpty else {
+                output += "[]"
+                return
+            }
             output += "[\n"
             for (index, element) in elements.enumerated() {
                 output += indent + "  "
@@ -42,7 +45,10 @@ indirect enum OutputJSON: Sendable, Equatable {
             }
             output += indent + "]"
         case .object(let members):
-            guard !members.isEmpty else { output += "{}"; return }
+            guard !members.isEmpty else {
+                output += "{}"
+                return
+            }
             output += "{\n"
             for (index, member) in members.enumerated() {
                 output += indent + "  "

@@ -5,7 +5,8 @@ import WebAuthn
 struct InspectCommand: ExecutableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Decode a credential, attestation object, authenticator data, client data or COSE key, and print it readably.",
+        abstract:
+            "Decode a credential, attestation object, authenticator data, client data or COSE key, and print it readably.",
         discussion: """
             FILE holds one of: a credential JSON (PublicKeyCredential.toJSON() of a registration or an \
             authentication); an attestationObject, authenticatorData, clientDataJSON or COSE public key, \
@@ -42,7 +43,9 @@ struct InspectCommand: ExecutableCommand {
 
     static func failure(_ error: CommandLineError, partialText: String) -> CommandResult {
         CommandResult(
-            exitCode: CommandResult.failure, standardOutput: partialText,
-            standardError: "error: \(error.code.rawValue): \(error.message)\n")
+            exitCode: CommandResult.failure,
+            standardOutput: partialText,
+            standardError: "error: \(error.code.rawValue): \(error.message)\n"
+        )
     }
 }

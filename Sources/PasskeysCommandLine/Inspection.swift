@@ -42,7 +42,9 @@ struct InspectionReport {
     mutating func field(_ label: String, _ value: String, depth: Int = 1) {
         let indent = String(repeating: "  ", count: depth)
         let head = label.isEmpty ? "" : label + ":"
-        let padded = head.count < Self.labelWidth ? head + String(repeating: " ", count: Self.labelWidth - head.count) : head + " "
+        let padded =
+            head.count < Self.labelWidth
+            ? head + String(repeating: " ", count: Self.labelWidth - head.count) : head + " "
         let valueLines = value.split(separator: "\n", omittingEmptySubsequences: false)
         lines.append((indent + padded + (valueLines.first.map(String.init) ?? "")).trimmingTrailingSpaces())
         let continuation = String(repeating: " ", count: indent.count + padded.count)
@@ -53,11 +55,15 @@ struct InspectionReport {
 
     mutating func input(_ input: [UInt8]) throws(WebAuthnError) {
         guard input.count <= WebAuthnJSON.maximumSize else {
-            throw WebAuthnError(.inputTooLarge, "The input is \(input.count) bytes; nothing WebAuthn inspects is larger than \(WebAuthnJSON.maximumSize).")
+            throw WebAuthnError(
+                .inputTooLarge,
+                "The input is \(input.count) bytes; nothing WebAuthn inspects is larger than \(WebAuthnJSON.maximumSize)."
+            )
         }
         // Text (UTF-8 of printable characters and white space) is JSON or base64url; anything else is raw bytes.
         let text = String(validating: input, as: UTF8.self).flatMap { text in
-            text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || ($0.value >= 0x20 && $0.value != 0x7F) } ? text : nil
+            text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || ($0.value >= 0x20 && $0.value != 0x7F) }
+                ? text : nil
         }
         guard let text else {
             try binary(input)
@@ -70,9 +76,14 @@ struct InspectionReport {
         }
         // Base64url, possibly wrapped over several lines, or copied from JSON with its quotes.
         var encoded = Substring(trimmed.unicodeScalars.filter { !$0.properties.isWhitespace }.map(String.init).joined())
-        if encoded.count >= 2, encoded.hasPrefix("\""), encoded.hasSuffix("\"") { encoded = encoded.dropFirst().dropLast() }
+        if encoded.count >= 2, encoded.hasPrefix("\""), encoded.hasSuffix("\"") {
+            encoded = encoded.dropFirst().dropLast()
+        }
         guard !encoded.isEmpty else {
-            throw WebAuthnError(.unrecognizedInput, "The input is empty; pass a credential JSON, or base64url of an attestation object, authenticator data, client data or COSE key.")
+            throw WebAuthnError(
+                .unrecognizedInput,
+                "The input is empty; pass a credential JSON, or base64url of an attestation object, authenticator data, client data or COSE key."
+            )
         }
         try binary(try Base64URL.decode(encoded))
     }
@@ -88,12 +99,18 @@ struct InspectionReport {
             } else if response["attestationObject"] != nil {
                 try registrationResponse(try RegistrationResponseJSON(jsonBytes: bytes))
             } else {
-                throw WebAuthnError(.malformedJSON, "The credential's 'response' has neither 'attestationObject' (a registration) nor 'signature' (an authentication).")
+                throw WebAuthnError(
+                    .malformedJSON,
+                    "The credential's 'response' has neither 'attestationObject' (a registration) nor 'signature' (an authentication)."
+                )
             }
         } else if members["type"] != nil, members["challenge"] != nil {
             try clientData(bytes, source: "client data JSON")
         } else {
-            throw WebAuthnError(.malformedJSON, "The JSON is neither a credential (PublicKeyCredential.toJSON(), with a 'response' member) nor client data (with 'type', 'challenge' and 'origin').")
+            throw WebAuthnError(
+                .malformedJSON,
+                "The JSON is neither a credential (PublicKeyCredential.toJSON(), with a 'response' member) nor client data (with 'type', 'challenge' and 'origin')."
+            )
         }
     }
 
@@ -127,7 +144,12 @@ struct InspectionReport {
 
     mutating func registrationResponse(_ credential: RegistrationResponseJSON) throws(WebAuthnError) {
         heading("Registration response (PublicKeyCredential from navigator.credentials.create())")
-        credentialIdentity(id: credential.id, rawId: credential.rawId.bytes, type: credential.type, attachment: credential.authenticatorAttachment)
+        credentialIdentity(
+            id: credential.id,
+            rawId: credential.rawId.bytes,
+            type: credential.type,
+            attachment: credential.authenticatorAttachment
+        )
         let response = credential.response
         if let transports = response.transports {
             field("transports", transports.isEmpty ? "(none)" : transports.map(\.rawValue).joined(separator: ", "))
@@ -138,31 +160,53 @@ struct InspectionReport {
         let object = try AttestationObject(bytes: response.attestationObject.bytes)
         try attestationObject(object, size: response.attestationObject.bytes.count, rawId: credential.rawId.bytes)
         if let separate = response.authenticatorData {
-            field("response.authenticatorData", separate.bytes == object.authenticatorData.rawRepresentation
-                ? "the same bytes as authData" : "DIFFERS from the attestation object's authData")
+            field(
+                "response.authenticatorData",
+                separate.bytes == object.authenticatorData.rawRepresentation
+                    ? "the same bytes as authData" : "DIFFERS from the attestation object's authData"
+            )
         }
     }
 
     mutating func authenticationResponse(_ credential: AuthenticationResponseJSON) throws(WebAuthnError) {
         heading("Authentication response (PublicKeyCredential from navigator.credentials.get())")
-        credentialIdentity(id: credential.id, rawId: credential.rawId.bytes, type: credential.type, attachment: credential.authenticatorAttachment)
+        credentialIdentity(
+            id: credential.id,
+            rawId: credential.rawId.bytes,
+            type: credential.type,
+            attachment: credential.authenticatorAttachment
+        )
         let response = credential.response
         if let userHandle = response.userHandle, !userHandle.bytes.isEmpty {
-            field("userHandle", "\(userHandle.base64URL) (\(Self.count(userHandle.bytes.count, "byte"))\(Self.printableText(userHandle.bytes).map { ", UTF-8 \"\($0)\"" } ?? ""))")
+            field(
+                "userHandle",
+                "\(userHandle.base64URL) (\(Self.count(userHandle.bytes.count, "byte"))\(Self.printableText(userHandle.bytes).map { ", UTF-8 \"\($0)\"" } ?? ""))"
+            )
         } else {
             field("userHandle", "(absent: the user is identified by the credential id)")
         }
         field("signature", Self.bytesSummary(response.signature.bytes))
         clientExtensionResults(credential.clientExtensionResults)
         try clientData(response.clientDataJSON.bytes, source: "clientDataJSON")
-        try authenticatorData(try AuthenticatorData(bytes: response.authenticatorData.bytes), source: "authenticatorData")
+        try authenticatorData(
+            try AuthenticatorData(bytes: response.authenticatorData.bytes),
+            source: "authenticatorData"
+        )
     }
 
-    mutating func credentialIdentity(id: String, rawId: [UInt8], type: PublicKeyCredentialType, attachment: AuthenticatorAttachment?) {
+    mutating func credentialIdentity(
+        id: String,
+        rawId: [UInt8],
+        type: PublicKeyCredentialType,
+        attachment: AuthenticatorAttachment?
+    ) {
         field("id", id)
-        field("rawId", Base64URL.encode(rawId) == id
-            ? "same as id (\(Self.count(rawId.count, "byte")))"
-            : "\(Base64URL.encode(rawId)) (DIFFERS from id: verification fails with CREDENTIAL_ID_MISMATCH)")
+        field(
+            "rawId",
+            Base64URL.encode(rawId) == id
+                ? "same as id (\(Self.count(rawId.count, "byte")))"
+                : "\(Base64URL.encode(rawId)) (DIFFERS from id: verification fails with CREDENTIAL_ID_MISMATCH)"
+        )
         field("type", type.rawValue)
         field("authenticatorAttachment", attachment?.rawValue ?? "(absent)")
     }
@@ -176,14 +220,17 @@ struct InspectionReport {
     mutating func clientData(_ bytes: [UInt8], source: String) throws(WebAuthnError) {
         let data = try CollectedClientData(jsonBytes: bytes)
         heading("Client data (\(source), \(Self.count(bytes.count, "byte")))")
-        let ceremony = switch data.type {
-        case "webauthn.create": " (registration)"
-        case "webauthn.get": " (authentication)"
-        default: ""
-        }
+        let ceremony =
+            switch data.type {
+            case "webauthn.create": " (registration)"
+            case "webauthn.get": " (authentication)"
+            default: ""
+            }
         field("type", data.type + ceremony)
         field("origin", data.origin)
-        let challenge = (try? Base64URL.decode(data.challenge)).map { "(\(Self.count($0.count, "byte")))" } ?? "(not valid base64url)"
+        let challenge =
+            (try? Base64URL.decode(data.challenge)).map { "(\(Self.count($0.count, "byte")))" }
+            ?? "(not valid base64url)"
         field("challenge", "\(data.challenge) \(challenge)")
         field("crossOrigin", data.crossOrigin.map { String($0) } ?? "(absent)")
         field("topOrigin", data.topOrigin ?? "(absent)")
@@ -200,9 +247,14 @@ struct InspectionReport {
 
     // MARK: Attestation object
 
-    mutating func attestationObject(_ object: AttestationObject, size: Int, rawId: [UInt8]? = nil) throws(WebAuthnError) {
+    mutating func attestationObject(_ object: AttestationObject, size: Int, rawId: [UInt8]? = nil) throws(WebAuthnError)
+    {
         heading("Attestation object (\(Self.count(size, "byte")))")
-        field("fmt", object.format.rawValue + (AttestationFormat.supported.contains(object.format) ? "" : " (not a supported format)"))
+        field(
+            "fmt",
+            object.format.rawValue
+                + (AttestationFormat.supported.contains(object.format) ? "" : " (not a supported format)")
+        )
         if object.statement.mapEntries?.isEmpty == true {
             field("attStmt", "{} (empty)")
         } else {
@@ -218,7 +270,9 @@ struct InspectionReport {
             for (index, item) in items.enumerated() {
                 let nestedFormat = item[text: "fmt"]?.textValue.map(AttestationFormat.init(rawValue:)) ?? format
                 field("[\(index)]", nestedFormat.rawValue, depth: depth)
-                if let nested = item[text: "attStmt"] { statementFields(nested, format: nestedFormat, depth: depth + 1) }
+                if let nested = item[text: "attStmt"] {
+                    statementFields(nested, format: nestedFormat, depth: depth + 1)
+                }
             }
             return
         }
@@ -229,7 +283,9 @@ struct InspectionReport {
                 field(label, Self.algorithm(COSEAlgorithmIdentifier(rawValue: value.intValue ?? 0)), depth: depth)
             case ("x5c", .array(let items)):
                 field(label, Self.count(items.count, "certificate"), depth: depth)
-                for (index, item) in items.enumerated() { certificate(item.bytesValue ?? [], index: index, depth: depth + 1) }
+                for (index, item) in items.enumerated() {
+                    certificate(item.bytesValue ?? [], index: index, depth: depth + 1)
+                }
             case ("response", .bytes(let jws)) where format == .androidSafetyNet:
                 safetyNetResponse(jws, depth: depth)
             default:
@@ -245,9 +301,21 @@ struct InspectionReport {
         }
         let subject = certificate.subject.description
         field("[\(index)] subject", subject.isEmpty ? "(empty)" : subject, depth: depth)
-        field("    issuer", certificate.issuer.description + (certificate.issuer == certificate.subject ? " (self-issued)" : ""), depth: depth)
-        field("    validity", "\(Self.time(certificate.notValidBefore)) to \(Self.time(certificate.notValidAfter))", depth: depth)
-        field("    serial", certificate.serialNumber.bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined(separator: ":"), depth: depth)
+        field(
+            "    issuer",
+            certificate.issuer.description + (certificate.issuer == certificate.subject ? " (self-issued)" : ""),
+            depth: depth
+        )
+        field(
+            "    validity",
+            "\(Self.time(certificate.notValidBefore)) to \(Self.time(certificate.notValidAfter))",
+            depth: depth
+        )
+        field(
+            "    serial",
+            certificate.serialNumber.bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined(separator: ":"),
+            depth: depth
+        )
         if let names = try? certificate.extensions.subjectAlternativeNames {
             field("    subjectAltName", names.description, depth: depth)
         }
@@ -291,14 +359,23 @@ struct InspectionReport {
 
     // MARK: Authenticator data
 
-    mutating func authenticatorData(_ data: AuthenticatorData, source: String, rawId: [UInt8]? = nil) throws(WebAuthnError) {
+    mutating func authenticatorData(
+        _ data: AuthenticatorData,
+        source: String,
+        rawId: [UInt8]? = nil
+    ) throws(WebAuthnError) {
         heading("Authenticator data (\(source), \(Self.count(data.rawRepresentation.count, "byte")))")
         field("rpIdHash", Self.hex(data.rpIDHash))
         field("flags", Self.flags(data.flags))
         field("signCount", String(data.signCount))
         if let credential = data.attestedCredentialData {
-            field("AAGUID", credential.aaguid.description + (credential.aaguid == .zero ? " (zero: no authenticator model given)" : ""))
-            var id = "\(Base64URL.encode(credential.credentialID)) (\(Self.count(credential.credentialID.count, "byte")))"
+            field(
+                "AAGUID",
+                credential.aaguid.description
+                    + (credential.aaguid == .zero ? " (zero: no authenticator model given)" : "")
+            )
+            var id =
+                "\(Base64URL.encode(credential.credentialID)) (\(Self.count(credential.credentialID.count, "byte")))"
             if let rawId { id += credential.credentialID == rawId ? ", same as rawId" : ", DIFFERS from rawId" }
             field("credential id", id)
             field("public key", "")
@@ -327,11 +404,12 @@ struct InspectionReport {
     // MARK: COSE keys
 
     mutating func coseKey(_ key: COSEKey, depth: Int) {
-        let keyType = switch key.keyType {
-        case .ec2: "EC2 (2)"
-        case .okp: "OKP (1)"
-        case .rsa: "RSA (3)"
-        }
+        let keyType =
+            switch key.keyType {
+            case .ec2: "EC2 (2)"
+            case .okp: "OKP (1)"
+            case .rsa: "RSA (3)"
+            }
         field("kty", keyType, depth: depth)
         field("alg", Self.algorithm(key.algorithm), depth: depth)
         switch key.parameters {
@@ -340,7 +418,11 @@ struct InspectionReport {
             field("key size", "\(Self.curveBits(curve)) bits", depth: depth)
         case .rsa(let n, let e):
             field("key size", "\(Self.bitLength(n)) bits", depth: depth)
-            field("exponent", e.count <= 8 ? String(e.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }) : Self.hex(e), depth: depth)
+            field(
+                "exponent",
+                e.count <= 8 ? String(e.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }) : Self.hex(e),
+                depth: depth
+            )
         }
         field("base64url", Base64URL.encode(key.cborRepresentation) + "\n(COSE; pass it to --public-key)", depth: depth)
     }
@@ -376,7 +458,9 @@ struct InspectionReport {
             for (index, item) in items.enumerated() { cbor("[\(index)]", item, depth: depth + 1) }
         case .map(let entries):
             field(label, entries.isEmpty ? "{}" : "", depth: depth)
-            for entry in entries { cbor(entry.key.textValue ?? Self.cborText(entry.key), entry.value, depth: depth + 1) }
+            for entry in entries {
+                cbor(entry.key.textValue ?? Self.cborText(entry.key), entry.value, depth: depth + 1)
+            }
         default:
             field(label, Self.cborText(value), depth: depth)
         }
@@ -389,7 +473,8 @@ struct InspectionReport {
         case .bytes(let bytes): bytesSummary(bytes)
         case .text(let text): "\"\(text)\""
         case .array(let items): "[" + items.map(cborText).joined(separator: ", ") + "]"
-        case .map(let entries): "{" + entries.map { cborText($0.key) + ": " + cborText($0.value) }.joined(separator: ", ") + "}"
+        case .map(let entries):
+            "{" + entries.map { cborText($0.key) + ": " + cborText($0.value) }.joined(separator: ", ") + "}"
         case .boolean(let value): String(value)
         case .null: "null"
         case .undefined: "undefined"
@@ -420,7 +505,9 @@ struct InspectionReport {
 
     static func printableText(_ bytes: [UInt8]) -> String? {
         guard let text = String(validating: bytes, as: UTF8.self),
-            text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F && !$0.properties.isNoncharacterCodePoint })
+            text.unicodeScalars.allSatisfy({
+                $0.value >= 0x20 && $0.value != 0x7F && !$0.properties.isNoncharacterCodePoint
+            })
         else { return nil }
         return text
     }

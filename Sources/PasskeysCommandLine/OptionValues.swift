@@ -24,7 +24,9 @@ enum OptionValues {
         do {
             return try COSEKey(cborRepresentation: bytes)
         } catch {
-            throw OptionValueError("not a valid COSE public key (\(error.code.rawValue)): \(error.reason) Pass the credential public key stored at registration, as base64url COSE (the \"publicKey\" that `passkeys verify registration` prints).")
+            throw OptionValueError(
+                "not a valid COSE public key (\(error.code.rawValue)): \(error.reason) Pass the credential public key stored at registration, as base64url COSE (the \"publicKey\" that `passkeys verify registration` prints)."
+            )
         }
     }
 
@@ -38,7 +40,9 @@ enum OptionValues {
         for style in styles {
             if let date = try? style.parse(text) { return date }
         }
-        throw OptionValueError("not an ISO 8601 time; write it as 2026-01-31T12:00:00Z (or with an offset such as +01:00, or a date alone).")
+        throw OptionValueError(
+            "not an ISO 8601 time; write it as 2026-01-31T12:00:00Z (or with an offset such as +01:00, or a date alone)."
+        )
     }
 
     /// The certificates of a trust anchor file: one or more PEM certificates, or a single DER certificate.
@@ -54,7 +58,9 @@ enum OptionValues {
             do {
                 return [try Certificate(derEncoded: Array(data))]
             } catch {
-                throw OptionValueError("the file holds neither PEM certificates (-----BEGIN CERTIFICATE-----) nor a DER certificate.")
+                throw OptionValueError(
+                    "the file holds neither PEM certificates (-----BEGIN CERTIFICATE-----) nor a DER certificate."
+                )
             }
         }
         let blocks = pemBlocks(text, label: "CERTIFICATE")
@@ -66,7 +72,9 @@ enum OptionValues {
             do {
                 certificates.append(try Certificate(pemEncoded: block))
             } catch {
-                throw OptionValueError("certificate \(index + 1) of \(blocks.count) is not a valid X.509 certificate (\(error)).")
+                throw OptionValueError(
+                    "certificate \(index + 1) of \(blocks.count) is not a valid X.509 certificate (\(error))."
+                )
             }
         }
         return certificates
@@ -78,7 +86,9 @@ enum OptionValues {
         let end = "-----END \(label)-----"
         var blocks = [String]()
         var remainder = text[...]
-        while let start = remainder.range(of: begin), let stop = remainder.range(of: end, range: start.upperBound..<remainder.endIndex) {
+        while let start = remainder.range(of: begin),
+            let stop = remainder.range(of: end, range: start.upperBound..<remainder.endIndex)
+        {
             blocks.append(String(remainder[start.lowerBound..<stop.upperBound]))
             remainder = remainder[stop.upperBound...]
         }

@@ -28,7 +28,10 @@ struct PasskeysCommand: CommandGroup {
             A FILE of - reads standard input. Exit codes: 0 verified (or inspected); 1 not verified, \
             or the input cannot be read or decoded; 2 bad usage.
             """,
-        subcommands: [ServeCommand.self, AssociationCommand.self, VerifyCommand.self, InspectCommand.self, RegisterCommand.self, SignInCommand.self, KeysCommand.self]
+        subcommands: [
+            ServeCommand.self, AssociationCommand.self, VerifyCommand.self, InspectCommand.self, RegisterCommand.self,
+            SignInCommand.self, KeysCommand.self,
+        ]
     )
 }
 
@@ -64,7 +67,8 @@ public enum PasskeysTool {
                     Usage: \(name) <subcommand>
                       See '\(name) --help' for more information.
 
-                    """)
+                    """
+            )
         }
         // ArgumentParser's built-in commands (such as completion scripts) print by themselves.
         var builtIn = command

@@ -41,13 +41,20 @@ struct ServeCommand: ExecutableCommand {
         var configuration: ServerConfiguration
         do {
             configuration = try ServerConfiguration.load(
-                file: config, environment: ProcessInfo.processInfo.environment, port: port, host: host, database: database, apiKey: apiKey)
+                file: config,
+                environment: ProcessInfo.processInfo.environment,
+                port: port,
+                host: host,
+                database: database,
+                apiKey: apiKey
+            )
         } catch {
             return CommandResult(exitCode: CommandResult.usage, standardError: "error: \(error)\n")
         }
         var developmentKey: String?
         if configuration.apiKeys.isEmpty {
-            let key = "pk_dev_" + (0..<24).map { _ in String("abcdefghijkmnpqrstuvwxyz23456789".randomElement()!) }.joined()
+            let key =
+                "pk_dev_" + (0..<24).map { _ in String("abcdefghijkmnpqrstuvwxyz23456789".randomElement()!) }.joined()
             configuration.apiKeys = [.init(name: "development", key: key)]
             developmentKey = key
         }
@@ -62,7 +69,8 @@ struct ServeCommand: ExecutableCommand {
         do {
             let service = try PasskeyService(configuration: configuration, store: opened.store, logger: logger)
             let application = PasskeyApplication.build(service: service, services: opened.services, logger: logger)
-            var banner = "passkeys serving \(configuration.baseURL) (rpId \(configuration.rpId), database \(configuration.databaseForDisplay))\n"
+            var banner =
+                "passkeys serving \(configuration.baseURL) (rpId \(configuration.rpId), database \(configuration.databaseForDisplay))\n"
             if let developmentKey { banner += "development API key (shown once): \(developmentKey)\n" }
             FileHandle.standardOutput.write(Data(banner.utf8))
             try await application.runService()

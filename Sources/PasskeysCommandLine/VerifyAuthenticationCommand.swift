@@ -30,39 +30,53 @@ struct VerifyAuthenticationCommand: ExecutableCommand {
         name: .customLong("public-key"),
         help: ArgumentHelp(
             "The credential public key stored at registration: COSE, base64url (the \"publicKey\" of `passkeys verify registration`).",
-            valueName: "b64url-cose"),
-        transform: OptionValues.coseKey)
+            valueName: "b64url-cose"
+        ),
+        transform: OptionValues.coseKey
+    )
     var publicKey: COSEKey
 
     @Option(
         name: .customLong("sign-count"),
-        help: ArgumentHelp("The signature counter stored for the credential.", valueName: "n"))
+        help: ArgumentHelp("The signature counter stored for the credential.", valueName: "n")
+    )
     var signCount: UInt32
 
     @Option(
         name: .customLong("credential-id"),
         help: ArgumentHelp(
             "The id of the credential the relying party looked up, as base64url; the response must be for it (default: the response's rawId).",
-            valueName: "b64url"),
-        transform: OptionValues.base64URL)
+            valueName: "b64url"
+        ),
+        transform: OptionValues.base64URL
+    )
     var credentialID: [UInt8]?
 
     @Option(
         name: .customLong("user-handle"),
         help: ArgumentHelp(
             "The user handle of the user the relying party expects, as base64url; a userHandle in the response must match it (default: only the credential is checked).",
-            valueName: "b64url"),
-        transform: OptionValues.base64URL)
+            valueName: "b64url"
+        ),
+        transform: OptionValues.base64URL
+    )
     var userHandle: [UInt8]?
 
     func execute(in environment: CommandEnvironment) async -> CommandResult {
         await VerificationOutput.result { () async throws(CommandLineError) -> OutputJSON in
             let response = try Self.decode(try InputFile.read(ceremony.response, in: environment))
             let verification = AuthenticationCeremony(
-                challenge: ceremony.challenge, relyingPartyID: ceremony.relyingPartyID, origins: ceremony.originPolicy,
+                challenge: ceremony.challenge,
+                relyingPartyID: ceremony.relyingPartyID,
+                origins: ceremony.originPolicy,
                 user: userHandle.map { .identified(userHandle: $0) } ?? .credentialOnly,
-                userVerification: ceremony.userVerification)
-            let record = CredentialRecord(id: credentialID ?? response.rawId.bytes, publicKey: publicKey, signCount: signCount)
+                userVerification: ceremony.userVerification
+            )
+            let record = CredentialRecord(
+                id: credentialID ?? response.rawId.bytes,
+                publicKey: publicKey,
+                signCount: signCount
+            )
             let result = try await CommandLineError.reporting { () throws(WebAuthnError) in
                 try verification.verify(response, credential: record)
             }
@@ -76,7 +90,11 @@ struct VerifyAuthenticationCommand: ExecutableCommand {
             return try AuthenticationResponseJSON(jsonBytes: bytes)
         } catch {
             if error.code == .malformedJSON, (try? RegistrationResponseJSON(jsonBytes: bytes)) != nil {
-                throw CommandLineError(error.code, error.reason + " This is a registration response (it has an attestationObject): verify it with `passkeys verify registration`.")
+                throw CommandLineError(
+                    error.code,
+                    error.reason
+                        + " This is a registration response (it has an attestationObject): verify it with `passkeys verify registration`."
+                )
             }
             throw CommandLineError(error)
         }

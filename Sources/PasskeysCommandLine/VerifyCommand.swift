@@ -26,34 +26,50 @@ struct CeremonyOptions: ParsableArguments {
         name: .customLong("response"),
         help: ArgumentHelp(
             "The response: the JSON of PublicKeyCredential.toJSON() (WebAuthn Level 3), as the browser sent it. - reads standard input.",
-            valueName: "file"))
+            valueName: "file"
+        )
+    )
     var response: String
 
     @Option(
         name: .customLong("challenge"),
-        help: ArgumentHelp("The challenge the relying party issued for this ceremony, as base64url.", valueName: "b64url"),
-        transform: OptionValues.base64URL)
+        help: ArgumentHelp(
+            "The challenge the relying party issued for this ceremony, as base64url.",
+            valueName: "b64url"
+        ),
+        transform: OptionValues.base64URL
+    )
     var challenge: [UInt8]
 
     @Option(
         name: .customLong("origin"),
-        help: ArgumentHelp("An origin the ceremony may run on, such as https://example.com (repeat for several).", valueName: "origin"))
+        help: ArgumentHelp(
+            "An origin the ceremony may run on, such as https://example.com (repeat for several).",
+            valueName: "origin"
+        )
+    )
     var origins: [String]
 
     @Option(
         name: .customLong("rp-id"),
-        help: ArgumentHelp("The relying party ID, such as example.com.", valueName: "rpid"))
+        help: ArgumentHelp("The relying party ID, such as example.com.", valueName: "rpid")
+    )
     var relyingPartyID: String
 
     @Flag(
         name: .customLong("require-user-verification"),
-        help: "Require the UV flag (userVerification: \"required\"); by default it is not required.")
+        help: "Require the UV flag (userVerification: \"required\"); by default it is not required."
+    )
     var requireUserVerification = false
 
     @Option(
         name: .customLong("at"),
-        help: ArgumentHelp("The verification time (for certificate validity), ISO 8601, such as 2026-01-31T12:00:00Z (default: now).", valueName: "iso8601"),
-        transform: OptionValues.time)
+        help: ArgumentHelp(
+            "The verification time (for certificate validity), ISO 8601, such as 2026-01-31T12:00:00Z (default: now).",
+            valueName: "iso8601"
+        ),
+        transform: OptionValues.time
+    )
     var time: Date?
 
     func validate() throws {

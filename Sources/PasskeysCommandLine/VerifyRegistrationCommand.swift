@@ -35,8 +35,10 @@ struct VerifyRegistrationCommand: ExecutableCommand {
         name: .customLong("trust-anchor"),
         help: ArgumentHelp(
             "A PEM file of attestation root certificates the chain must verify to (repeat for several files).",
-            valueName: "pem-file"),
-        transform: OptionValues.trustAnchors)
+            valueName: "pem-file"
+        ),
+        transform: OptionValues.trustAnchors
+    )
     var trustAnchors: [[Certificate]] = []
 
     func execute(in environment: CommandEnvironment) async -> CommandResult {
@@ -44,10 +46,16 @@ struct VerifyRegistrationCommand: ExecutableCommand {
             let response = try Self.decode(try InputFile.read(ceremony.response, in: environment))
             let anchors = trustAnchors.flatMap { $0 }
             let policy = AttestationPolicy(
-                trustAnchors: anchors.isEmpty ? [:] : Dictionary(uniqueKeysWithValues: AttestationFormat.supported.map { ($0, anchors) }))
+                trustAnchors: anchors.isEmpty
+                    ? [:] : Dictionary(uniqueKeysWithValues: AttestationFormat.supported.map { ($0, anchors) })
+            )
             let verification = RegistrationCeremony(
-                challenge: ceremony.challenge, relyingPartyID: ceremony.relyingPartyID, origins: ceremony.originPolicy,
-                userVerification: ceremony.userVerification, attestation: policy)
+                challenge: ceremony.challenge,
+                relyingPartyID: ceremony.relyingPartyID,
+                origins: ceremony.originPolicy,
+                userVerification: ceremony.userVerification,
+                attestation: policy
+            )
             let time = ceremony.time ?? environment.now()
             let result = try await CommandLineError.reporting { () async throws(WebAuthnError) in
                 try await verification.verify(response, at: time)
@@ -62,7 +70,11 @@ struct VerifyRegistrationCommand: ExecutableCommand {
             return try RegistrationResponseJSON(jsonBytes: bytes)
         } catch {
             if error.code == .malformedJSON, (try? AuthenticationResponseJSON(jsonBytes: bytes)) != nil {
-                throw CommandLineError(error.code, error.reason + " This is an authentication response (it has a signature): verify it with `passkeys verify authentication`.")
+                throw CommandLineError(
+                    error.code,
+                    error.reason
+                        + " This is an authentication response (it has a signature): verify it with `passkeys verify authentication`."
+                )
             }
             throw CommandLineError(error)
         }

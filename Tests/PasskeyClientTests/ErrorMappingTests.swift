@@ -62,7 +62,7 @@ struct ErrorMappingTests {
             Issue.record("the server's sources are not beside the tests")
             return
         }
-        let pattern = try Regex(#"(?:APIError\(|Self\(|code = )"([A-Z][A-Z0-9_]+)""#)
+        let pattern = try Regex(#"(?:APIError\(|Self\(|code = )\s*"([A-Z][A-Z0-9_]+)""#)
         var found = Set<String>()
         for case let file as String in enumerator where file.hasSuffix(".swift") {
             let text = try String(contentsOfFile: serverSources.appendingPathComponent(file).path, encoding: .utf8)

@@ -27,11 +27,16 @@ struct AuditTests {
         secrets.add("client token", attempt.clientToken)
         let options = try await api.registrationOptions(attempt)
         secrets.add("challenge", options.challenge.base64URL)
-        let bad = try phone.registrationResponse(challenge: options.challenge.bytes, origin: "https://evil.example", rpID: api.server.rpID)
+        let bad = try phone.registrationResponse(
+            challenge: options.challenge.bytes,
+            origin: "https://evil.example",
+            rpID: api.server.rpID
+        )
         expectError(try await api.completeRegistration(attempt, bad), "ORIGIN_NOT_ALLOWED", .badRequest)
         let retry = try await api.registrationOptions(attempt)
         secrets.add("challenge", retry.challenge.base64URL)
-        _ = try await api.completeRegistration(attempt, try api.registrationResponse(retry, authenticator: &phone)).expect(.created, CredentialView.self)
+        _ = try await api.completeRegistration(attempt, try api.registrationResponse(retry, authenticator: &phone))
+            .expect(.created, CredentialView.self)
         secrets.add("public key", Base64URL.encode(phone.key.coseKey))
 
         // registration.finalized and registration.aborted
@@ -41,10 +46,16 @@ struct AuditTests {
             secrets.add("client token", explicit.clientToken)
             let explicitOptions = try await api.registrationOptions(explicit)
             secrets.add("challenge", explicitOptions.challenge.base64URL)
-            _ = try await api.completeRegistration(explicit, try api.registrationResponse(explicitOptions, authenticator: &device))
-                .expect(.created, CredentialView.self)
+            _ = try await api.completeRegistration(
+                explicit,
+                try api.registrationResponse(explicitOptions, authenticator: &device)
+            )
+            .expect(.created, CredentialView.self)
             secrets.add("public key", Base64URL.encode(device.key.coseKey))
-            #expect(try await api.backend(.post, "/v1/registrations/\(explicit.registrationAttemptId)/\(settle)").status == .ok)
+            #expect(
+                try await api.backend(.post, "/v1/registrations/\(explicit.registrationAttemptId)/\(settle)").status
+                    == .ok
+            )
             if settle == "finalize" { laptop = device }
         }
 
@@ -54,11 +65,19 @@ struct AuditTests {
         let signInOptions = try await api.authenticationOptions(session)
         secrets.add("challenge", signInOptions.challenge.base64URL)
         expectError(
-            try await api.completeSignIn(session, api.assertion(signInOptions, authenticator: &phone, flags: [.userPresent])),
-            "USER_VERIFICATION_REQUIRED", .badRequest)
+            try await api.completeSignIn(
+                session,
+                api.assertion(signInOptions, authenticator: &phone, flags: [.userPresent])
+            ),
+            "USER_VERIFICATION_REQUIRED",
+            .badRequest
+        )
         let again = try await api.authenticationOptions(session)
         secrets.add("challenge", again.challenge.base64URL)
-        let completion = try await api.completeSignIn(session, api.assertion(again, authenticator: &phone)).expect(.ok, SignInCompletion.self)
+        let completion = try await api.completeSignIn(session, api.assertion(again, authenticator: &phone)).expect(
+            .ok,
+            SignInCompletion.self
+        )
         secrets.add("result token", completion.resultToken)
         _ = try await api.redeem(session, completion.resultToken).expect(.ok, SignInResult.self)
 
@@ -68,10 +87,17 @@ struct AuditTests {
         let (cloneSession, cloneOptions) = try await api.signInSession(userID: nil)
         secrets.add("client token", cloneSession.clientToken)
         secrets.add("challenge", cloneOptions.challenge.base64URL)
-        expectError(try await api.completeSignIn(cloneSession, api.assertion(cloneOptions, authenticator: &clone)), "CREDENTIAL_CLONE_SUSPECTED", .badRequest)
+        expectError(
+            try await api.completeSignIn(cloneSession, api.assertion(cloneOptions, authenticator: &clone)),
+            "CREDENTIAL_CLONE_SUSPECTED",
+            .badRequest
+        )
 
         // credential.renamed, credential.revoked, user.deleted
-        _ = try await api.backend(.patch, Path.credential(phone.credentialIDText), body: Rename(name: "Phone")).expect(.ok, CredentialView.self)
+        _ = try await api.backend(.patch, Path.credential(phone.credentialIDText), body: Rename(name: "Phone")).expect(
+            .ok,
+            CredentialView.self
+        )
         #expect(try await api.backend(.delete, Path.credential(laptop.credentialIDText)).status == .noContent)
         var bobs = TestAuthenticator()
         try await api.enroll("bob", authenticator: &bobs)
@@ -84,16 +110,22 @@ struct AuditTests {
             try await Self.runEveryFlow(api, secrets: Secrets())
             let events = try await api.auditEvents(query: "?limit=500").events
             let actions = Set(events.map(\.action))
-            #expect(actions == [
-                "registration.created", "registration.failed", "registration.completed", "registration.finalized", "registration.aborted",
-                "authentication.created", "authentication.failed", "authentication.completed", "authentication.redeemed",
-                "credential.clone_suspected", "credential.renamed", "credential.revoked", "user.deleted",
-            ])
+            #expect(
+                actions == [
+                    "registration.created", "registration.failed", "registration.completed", "registration.finalized",
+                    "registration.aborted",
+                    "authentication.created", "authentication.failed", "authentication.completed",
+                    "authentication.redeemed",
+                    "credential.clone_suspected", "credential.renamed", "credential.revoked", "user.deleted",
+                ]
+            )
             #expect(events.map(\.sequence) == events.map(\.sequence).sorted())
             #expect(Set(events.map(\.sequence)).count == events.count)
             for event in events {
                 #expect(event.requestId?.hasPrefix("req_") == true, "\(event.action)")
-                let byClient = event.action.hasSuffix(".completed") || event.action.hasSuffix(".failed") || event.action == "credential.clone_suspected"
+                let byClient =
+                    event.action.hasSuffix(".completed") || event.action.hasSuffix(".failed")
+                    || event.action == "credential.clone_suspected"
                 #expect(event.actor == (byClient ? "client" : "api-key:test"), "\(event.action)")
             }
             let failed = try #require(events.first { $0.action == "registration.failed" })
@@ -109,8 +141,12 @@ struct AuditTests {
         let server = try TestServer()
         try await server.withAPI { api in
             let response = try await api.send(
-                .post, "/v1/registrations", bearer: TestServer.apiKey, body: JSON.encode(NewRegistration(userId: "alice")),
-                headers: [API.requestIDHeader: "integrator-trace-7"])
+                .post,
+                "/v1/registrations",
+                bearer: TestServer.apiKey,
+                body: JSON.encode(NewRegistration(userId: "alice")),
+                headers: [API.requestIDHeader: "integrator-trace-7"]
+            )
             #expect(response.status == .created)
             let event = try #require(try await api.auditEvents().events.first)
             #expect(event.requestId == "integrator-trace-7")
@@ -127,7 +163,11 @@ struct AuditTests {
             let attempt = try await api.createRegistration(NewRegistration(userId: "alice"))
             let options = try await api.registrationOptions(attempt)
             var phone = TestAuthenticator()
-            let framed = try phone.registrationResponse(challenge: options.challenge.bytes, origin: server.origin, rpID: server.rpID) { _, clientData in
+            let framed = try phone.registrationResponse(
+                challenge: options.challenge.bytes,
+                origin: server.origin,
+                rpID: server.rpID
+            ) { _, clientData in
                 clientData.crossOrigin = true
             }
             let refused = try await api.completeRegistration(attempt, framed)
@@ -135,7 +175,9 @@ struct AuditTests {
             try await api.enroll("alice", authenticator: &phone)
             let (session, signInOptions) = try await api.signInSession(userID: "alice")
             let framedAssertion = phone.authenticationResponse(
-                challenge: signInOptions.challenge.bytes, origin: server.origin, rpID: server.rpID
+                challenge: signInOptions.challenge.bytes,
+                origin: server.origin,
+                rpID: server.rpID
             ) { _, clientData in
                 clientData.crossOrigin = true
             }
@@ -175,7 +217,9 @@ struct AuditTests {
             #expect(alices.events.allSatisfy { $0.userId == "alice" })
             #expect(alices.nextCursor == nil)
             let firstTwo = try await api.auditEvents(query: "?userId=alice&limit=2")
-            let rest = try await api.auditEvents(query: "?userId=alice&limit=2&after=\(try #require(firstTwo.nextCursor))")
+            let rest = try await api.auditEvents(
+                query: "?userId=alice&limit=2&after=\(try #require(firstTwo.nextCursor))"
+            )
             #expect((firstTwo.events + rest.events).map(\.sequence) == alices.events.map(\.sequence))
             #expect(rest.nextCursor == nil)
             // Exactly a page: no cursor to an empty page.

@@ -43,7 +43,10 @@ struct AuthenticationTests {
             #expect(result.action == "login")
 
             // The credential's use was recorded.
-            let credential = try await api.backend(.get, Path.credential(laptop.credentialIDText)).expect(.ok, CredentialView.self)
+            let credential = try await api.backend(.get, Path.credential(laptop.credentialIDText)).expect(
+                .ok,
+                CredentialView.self
+            )
             #expect(credential.lastUsedAt != nil)
         }
     }
@@ -58,7 +61,10 @@ struct AuthenticationTests {
 
             let (session, options) = try await api.signInSession(userID: nil)
             #expect(options.allowCredentials ?? [] == [])
-            let completion = try await api.completeSignIn(session, api.assertion(options, authenticator: &bobs)).expect(.ok, SignInCompletion.self)
+            let completion = try await api.completeSignIn(session, api.assertion(options, authenticator: &bobs)).expect(
+                .ok,
+                SignInCompletion.self
+            )
             let result = try await api.redeem(session, completion.resultToken).expect(.ok, SignInResult.self)
             #expect(result.userId == "bob")
             #expect(result.credentialId == bobs.credentialIDText)
@@ -79,12 +85,20 @@ struct AuthenticationTests {
             var (session, options) = try await api.signInSession(userID: nil)
             var impostor = phone
             impostor.userHandle = bobs.userHandle
-            expectError(try await api.completeSignIn(session, api.assertion(options, authenticator: &impostor)), "ASSERTION_INVALID", .badRequest)
+            expectError(
+                try await api.completeSignIn(session, api.assertion(options, authenticator: &impostor)),
+                "ASSERTION_INVALID",
+                .badRequest
+            )
 
             // No user handle at all.
             (session, options) = try await api.signInSession(userID: nil)
             let anonymous = phone.authenticationResponse(
-                challenge: options.challenge.bytes, origin: server.origin, rpID: server.rpID, includeUserHandle: false)
+                challenge: options.challenge.bytes,
+                origin: server.origin,
+                rpID: server.rpID,
+                includeUserHandle: false
+            )
             expectError(try await api.completeSignIn(session, anonymous), "ASSERTION_INVALID", .badRequest)
         }
     }
@@ -102,7 +116,10 @@ struct AuthenticationTests {
 
             // A new challenge for the same session, this time with the user verified.
             let retry = try await api.authenticationOptions(session)
-            let completion = try await api.completeSignIn(session, api.assertion(retry, authenticator: &phone)).expect(.ok, SignInCompletion.self)
+            let completion = try await api.completeSignIn(session, api.assertion(retry, authenticator: &phone)).expect(
+                .ok,
+                SignInCompletion.self
+            )
             let result = try await api.redeem(session, completion.resultToken).expect(.ok, SignInResult.self)
             #expect(result.mode == "stepUp")
             #expect(result.userVerified)
@@ -115,9 +132,15 @@ struct AuthenticationTests {
             var phone = TestAuthenticator()
             try await api.enroll("alice", authenticator: &phone)
             let (session, options) = try await api.signInSession(userID: "alice")
-            let completion = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone, flags: [.userPresent]))
-                .expect(.ok, SignInCompletion.self)
-            #expect(try await api.redeem(session, completion.resultToken).expect(.ok, SignInResult.self).userVerified == false)
+            let completion = try await api.completeSignIn(
+                session,
+                api.assertion(options, authenticator: &phone, flags: [.userPresent])
+            )
+            .expect(.ok, SignInCompletion.self)
+            #expect(
+                try await api.redeem(session, completion.resultToken).expect(.ok, SignInResult.self).userVerified
+                    == false
+            )
         }
     }
 
@@ -126,8 +149,24 @@ struct AuthenticationTests {
         try await server.withAPI { api in
             var phone = TestAuthenticator()
             try await api.enroll("alice", authenticator: &phone)
-            expectError(try await api.backend(.post, "/v1/authentications", body: NewAuthentication(userId: nil, mode: "stepUp")), "INVALID_REQUEST", .badRequest)
-            expectError(try await api.backend(.post, "/v1/authentications", body: NewAuthentication(userId: "alice", mode: "admin")), "INVALID_REQUEST", .badRequest)
+            expectError(
+                try await api.backend(
+                    .post,
+                    "/v1/authentications",
+                    body: NewAuthentication(userId: nil, mode: "stepUp")
+                ),
+                "INVALID_REQUEST",
+                .badRequest
+            )
+            expectError(
+                try await api.backend(
+                    .post,
+                    "/v1/authentications",
+                    body: NewAuthentication(userId: "alice", mode: "admin")
+                ),
+                "INVALID_REQUEST",
+                .badRequest
+            )
         }
     }
 
@@ -140,10 +179,18 @@ struct AuthenticationTests {
             try await api.enroll("bob", authenticator: &bobs)
 
             let (stepUp, stepUpOptions) = try await api.signInSession(userID: "alice", mode: "stepUp")
-            expectError(try await api.completeSignIn(stepUp, api.assertion(stepUpOptions, authenticator: &bobs)), "STEP_UP_CREDENTIAL_USER_MISMATCH", .forbidden)
+            expectError(
+                try await api.completeSignIn(stepUp, api.assertion(stepUpOptions, authenticator: &bobs)),
+                "STEP_UP_CREDENTIAL_USER_MISMATCH",
+                .forbidden
+            )
             // In a standard sign-in for alice, bob's passkey is simply not one of hers.
             let (standard, standardOptions) = try await api.signInSession(userID: "alice")
-            expectError(try await api.completeSignIn(standard, api.assertion(standardOptions, authenticator: &bobs)), "CREDENTIAL_NOT_FOUND", .notFound)
+            expectError(
+                try await api.completeSignIn(standard, api.assertion(standardOptions, authenticator: &bobs)),
+                "CREDENTIAL_NOT_FOUND",
+                .notFound
+            )
         }
     }
 
@@ -154,18 +201,37 @@ struct AuthenticationTests {
             try await api.enroll("alice", authenticator: &phone)
             let (session, options) = try await api.signInSession(userID: "alice")
             expectError(try await api.redeem(session, "pkr_not-yet"), "AUTHENTICATION_NOT_COMPLETED", .conflict)
-            let completion = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone)).expect(.ok, SignInCompletion.self)
+            let completion = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone))
+                .expect(.ok, SignInCompletion.self)
 
             expectError(try await api.redeem(session, completion.resultToken + "x"), "INVALID_RESULT_TOKEN", .forbidden)
-            expectError(try await api.redeem(session, "pkr_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"), "INVALID_RESULT_TOKEN", .forbidden)
+            expectError(
+                try await api.redeem(session, "pkr_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"),
+                "INVALID_RESULT_TOKEN",
+                .forbidden
+            )
             #expect(try await api.redeem(session, completion.resultToken).status == .ok)
             expectError(try await api.redeem(session, completion.resultToken), "RESULT_ALREADY_REDEEMED", .conflict)
             expectError(try await api.redeem(session, "pkr_other"), "RESULT_ALREADY_REDEEMED", .conflict)
             // Another session's token does not redeem this one.
             let (other, otherOptions) = try await api.signInSession(userID: "alice")
-            let otherCompletion = try await api.completeSignIn(other, api.assertion(otherOptions, authenticator: &phone)).expect(.ok, SignInCompletion.self)
-            expectError(try await api.redeem(session, otherCompletion.resultToken), "RESULT_ALREADY_REDEEMED", .conflict)
-            expectError(try await api.redeem(AuthenticationSession(copying: other, id: "auth_unknown"), otherCompletion.resultToken), "NOT_FOUND", .notFound)
+            let otherCompletion = try await api.completeSignIn(
+                other,
+                api.assertion(otherOptions, authenticator: &phone)
+            ).expect(.ok, SignInCompletion.self)
+            expectError(
+                try await api.redeem(session, otherCompletion.resultToken),
+                "RESULT_ALREADY_REDEEMED",
+                .conflict
+            )
+            expectError(
+                try await api.redeem(
+                    AuthenticationSession(copying: other, id: "auth_unknown"),
+                    otherCompletion.resultToken
+                ),
+                "NOT_FOUND",
+                .notFound
+            )
         }
     }
 
@@ -175,7 +241,8 @@ struct AuthenticationTests {
             var phone = TestAuthenticator()
             try await api.enroll("alice", authenticator: &phone)
             let (session, options) = try await api.signInSession(userID: "alice")
-            let completion = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone)).expect(.ok, SignInCompletion.self)
+            let completion = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone))
+                .expect(.ok, SignInCompletion.self)
             server.clock.advance(by: 61)
             expectError(try await api.redeem(session, completion.resultToken), "INVALID_OR_EXPIRED_SESSION", .gone)
         }
@@ -190,15 +257,27 @@ struct AuthenticationTests {
             let expiring = try await api.startSignIn(userID: "alice")
             server.clock.advance(by: 301)
             expectError(
-                try await api.client(.post, Path.authenticationOptions(expiring.biometricPasskeySessionId), token: expiring.clientToken),
-                "INVALID_OR_EXPIRED_SESSION", .gone)
+                try await api.client(
+                    .post,
+                    Path.authenticationOptions(expiring.biometricPasskeySessionId),
+                    token: expiring.clientToken
+                ),
+                "INVALID_OR_EXPIRED_SESSION",
+                .gone
+            )
 
             let (session, options) = try await api.signInSession(userID: "alice")
             let response = api.assertion(options, authenticator: &phone)
             _ = try await api.completeSignIn(session, response).expect(.ok, SignInCompletion.self)
             expectError(
-                try await api.client(.post, Path.authenticationOptions(session.biometricPasskeySessionId), token: session.clientToken),
-                "INVALID_OR_EXPIRED_SESSION", .gone)
+                try await api.client(
+                    .post,
+                    Path.authenticationOptions(session.biometricPasskeySessionId),
+                    token: session.clientToken
+                ),
+                "INVALID_OR_EXPIRED_SESSION",
+                .gone
+            )
             server.clock.advance(by: 301)
             expectError(try await api.completeSignIn(session, response), "INVALID_OR_EXPIRED_SESSION", .gone)
         }
@@ -212,11 +291,25 @@ struct AuthenticationTests {
             let session = try await api.startSignIn(userID: "alice")
             #expect(try await api.backend(.delete, Path.credential(phone.credentialIDText)).status == .noContent)
             expectError(
-                try await api.client(.post, Path.authenticationOptions(session.biometricPasskeySessionId), token: session.clientToken),
-                "NO_ACTIVE_CREDENTIALS", .conflict)
-            expectError(try await api.backend(.post, "/v1/authentications", body: NewAuthentication(userId: "alice")), "NO_ACTIVE_CREDENTIALS", .conflict)
+                try await api.client(
+                    .post,
+                    Path.authenticationOptions(session.biometricPasskeySessionId),
+                    token: session.clientToken
+                ),
+                "NO_ACTIVE_CREDENTIALS",
+                .conflict
+            )
+            expectError(
+                try await api.backend(.post, "/v1/authentications", body: NewAuthentication(userId: "alice")),
+                "NO_ACTIVE_CREDENTIALS",
+                .conflict
+            )
             // A user the server never saw is not found.
-            expectError(try await api.backend(.post, "/v1/authentications", body: NewAuthentication(userId: "nobody")), "NOT_FOUND", .notFound)
+            expectError(
+                try await api.backend(.post, "/v1/authentications", body: NewAuthentication(userId: "nobody")),
+                "NOT_FOUND",
+                .notFound
+            )
         }
     }
 
@@ -227,8 +320,14 @@ struct AuthenticationTests {
             try await api.enroll("alice", authenticator: &phone)
             let attempt = try await api.createRegistration(NewRegistration(userId: "alice"))
             expectError(
-                try await api.backend(.post, Path.redeem(attempt.registrationAttemptId), body: Redeem(resultToken: "pkr_x")),
-                "NOT_FOUND", .notFound)
+                try await api.backend(
+                    .post,
+                    Path.redeem(attempt.registrationAttemptId),
+                    body: Redeem(resultToken: "pkr_x")
+                ),
+                "NOT_FOUND",
+                .notFound
+            )
         }
     }
 }

@@ -43,7 +43,12 @@ struct AuthorizationTests {
             for route in routes {
                 var headers: HTTPFields = [:]
                 if let authorization = credential.authorization { headers[.authorization] = authorization }
-                let response = try await api.send(route.method, Self.concretePath(route.path), body: Array("{}".utf8), headers: headers)
+                let response = try await api.send(
+                    route.method,
+                    Self.concretePath(route.path),
+                    body: Array("{}".utf8),
+                    headers: headers
+                )
                 expectError(response, "UNAUTHENTICATED", .unauthorized)
             }
         }
@@ -96,13 +101,23 @@ struct AuthorizationTests {
                 expectError(try await api.client(.post, path, token: token), "UNAUTHENTICATED", .unauthorized)
             }
             // A client token is not an API key.
-            let backendWithClientToken = try await api.send(.get, Path.registration(registrationID), bearer: registration.clientToken)
+            let backendWithClientToken = try await api.send(
+                .get,
+                Path.registration(registrationID),
+                bearer: registration.clientToken
+            )
             expectError(backendWithClientToken, "UNAUTHENTICATED", .unauthorized)
 
             // Each token still works for its own flow; the scheme is case-insensitive.
-            #expect(try await api.client(.post, Path.registrationOptions(registrationID), token: registration.clientToken).status == .ok)
+            #expect(
+                try await api.client(.post, Path.registrationOptions(registrationID), token: registration.clientToken)
+                    .status == .ok
+            )
             let lowercase = try await api.send(
-                .post, Path.authenticationOptions(sessionID), headers: [.authorization: "bearer \(session.clientToken)"])
+                .post,
+                Path.authenticationOptions(sessionID),
+                headers: [.authorization: "bearer \(session.clientToken)"]
+            )
             #expect(lowercase.status == .ok)
         }
     }
@@ -115,9 +130,20 @@ struct AuthorizationTests {
         try await server.withAPI { api in
             let accepted = try await api.send(.get, "/v1/audit-events", bearer: key)
             #expect(accepted.status == .ok)
-            expectError(try await api.send(.get, "/v1/audit-events", bearer: TestServer.apiKey), "UNAUTHENTICATED", .unauthorized)
+            expectError(
+                try await api.send(.get, "/v1/audit-events", bearer: TestServer.apiKey),
+                "UNAUTHENTICATED",
+                .unauthorized
+            )
             // The audit log names the key that acted.
-            #expect(try await api.send(.post, "/v1/registrations", bearer: key, body: JSON.encode(NewRegistration(userId: "alice"))).status == .created)
+            #expect(
+                try await api.send(
+                    .post,
+                    "/v1/registrations",
+                    bearer: key,
+                    body: JSON.encode(NewRegistration(userId: "alice"))
+                ).status == .created
+            )
             let events = try await api.send(.get, "/v1/audit-events", bearer: key).decode(AuditPageView.self).events
             #expect(events.map(\.actor) == ["api-key:ops"])
         }

@@ -41,21 +41,23 @@ struct ConfigurationTests {
     }
 
     @Test func aFullFileIsRead() throws {
-        let configuration = try Self.decode(#"""
-        {
-          "rpId": "example.com", "rpName": "Example", "webOrigins": ["https://example.com"],
-          "relatedOrigins": ["https://example.org"],
-          "appleApps": [{"teamId": "ABCDE12345", "bundleId": "com.example.app"}],
-          "androidApps": [{"packageName": "com.example.android", "sha256CertFingerprints": ["\#(WellKnownTests.fingerprint)"]}],
-          "host": "0.0.0.0", "port": 443, "database": "postgres://db/passkeys",
-          "apiKeys": [{"name": "backend", "sha256": "\#(String(repeating: "ab", count: 32))"}],
-          "policy": {"userVerification": "required", "authenticatorAttachment": "platform", "attestation": "direct",
-                     "attestationFormats": ["packed", "none"], "trustAnchors": {"packed": ["anchors/packed.pem"]},
-                     "allowSyncedCredentials": false, "signCount": "report", "algorithms": [-7], "maxCredentialsPerUser": 3},
-          "expiries": {"challenge": 60, "resultToken": 30},
-          "limits": {"maxRequestBodyBytes": 4096, "clientRequestsPerMinute": 10, "trustForwardedFor": true}
-        }
-        """#)
+        let configuration = try Self.decode(
+            #"""
+            {
+              "rpId": "example.com", "rpName": "Example", "webOrigins": ["https://example.com"],
+              "relatedOrigins": ["https://example.org"],
+              "appleApps": [{"teamId": "ABCDE12345", "bundleId": "com.example.app"}],
+              "androidApps": [{"packageName": "com.example.android", "sha256CertFingerprints": ["\#(WellKnownTests.fingerprint)"]}],
+              "host": "0.0.0.0", "port": 443, "database": "postgres://db/passkeys",
+              "apiKeys": [{"name": "backend", "sha256": "\#(String(repeating: "ab", count: 32))"}],
+              "policy": {"userVerification": "required", "authenticatorAttachment": "platform", "attestation": "direct",
+                         "attestationFormats": ["packed", "none"], "trustAnchors": {"packed": ["anchors/packed.pem"]},
+                         "allowSyncedCredentials": false, "signCount": "report", "algorithms": [-7], "maxCredentialsPerUser": 3},
+              "expiries": {"challenge": 60, "resultToken": 30},
+              "limits": {"maxRequestBodyBytes": 4096, "clientRequestsPerMinute": 10, "trustForwardedFor": true}
+            }
+            """#
+        )
         #expect(configuration.rpId == "example.com")
         #expect(configuration.relatedOrigins == ["https://example.org"])
         #expect(configuration.appleApps == [.init(teamId: "ABCDE12345", bundleId: "com.example.app")])
@@ -81,9 +83,15 @@ struct ConfigurationTests {
         (#"{"policy": {"maxCredentials": 3}}"#, "policy.maxCredentials"),
         (#"{"limits": {"maxBodyBytes": 1}}"#, "limits.maxBodyBytes"),
         (#"{"expiries": {"challenge": 60, "token": 5}}"#, "expiries.token"),
-        (#"{"appleApps": [{"teamId": "ABCDE12345", "bundleId": "com.example.app", "bundleID": "com.example.typo"}]}"#, "appleApps[0].bundleID"),
+        (
+            #"{"appleApps": [{"teamId": "ABCDE12345", "bundleId": "com.example.app", "bundleID": "com.example.typo"}]}"#,
+            "appleApps[0].bundleID"
+        ),
         (#"{"apiKeys": [{"name": "a", "key": "0123456789012345678901234", "scope": "admin"}]}"#, "apiKeys[0].scope"),
-        (#"{"androidApps": [{"packageName": "p", "sha256CertFingerprints": [], "fingerprint": "x"}]}"#, "androidApps[0].fingerprint"),
+        (
+            #"{"androidApps": [{"packageName": "p", "sha256CertFingerprints": [], "fingerprint": "x"}]}"#,
+            "androidApps[0].fingerprint"
+        ),
     ])
     func unknownSettingsAreRefusedNamingTheField(_ json: String, _ field: String) {
         let error = #expect(throws: ConfigurationError.self) { try Self.decode(json) }
@@ -145,20 +153,40 @@ struct ConfigurationTests {
         },
         Rule(field: "relatedOrigins[0]") { $0.relatedOrigins = ["http://example.org"] },
         Rule(field: "relatedOrigins[0]") { $0.relatedOrigins = ["https://example.org?x=1"] },
-        Rule(field: "appleApps[0].teamId") { $0.appleApps = [.init(teamId: "abcde12345", bundleId: "com.example.app")] },
+        Rule(field: "appleApps[0].teamId") {
+            $0.appleApps = [.init(teamId: "abcde12345", bundleId: "com.example.app")]
+        },
         Rule(field: "appleApps[0].teamId") { $0.appleApps = [.init(teamId: "ABCDE1234", bundleId: "com.example.app")] },
         Rule(field: "appleApps[0].bundleId") { $0.appleApps = [.init(teamId: "ABCDE12345", bundleId: "")] },
-        Rule(field: "appleApps[0].bundleId") { $0.appleApps = [.init(teamId: "ABCDE12345", bundleId: "com.example app")] },
-        Rule(field: "androidApps[0].packageName") { $0.androidApps = [.init(packageName: "", sha256CertFingerprints: [WellKnownTests.fingerprint])] },
-        Rule(field: "androidApps[0].sha256CertFingerprints") { $0.androidApps = [.init(packageName: "com.example", sha256CertFingerprints: [])] },
+        Rule(field: "appleApps[0].bundleId") {
+            $0.appleApps = [.init(teamId: "ABCDE12345", bundleId: "com.example app")]
+        },
+        Rule(field: "androidApps[0].packageName") {
+            $0.androidApps = [.init(packageName: "", sha256CertFingerprints: [WellKnownTests.fingerprint])]
+        },
+        Rule(field: "androidApps[0].sha256CertFingerprints") {
+            $0.androidApps = [.init(packageName: "com.example", sha256CertFingerprints: [])]
+        },
         Rule(field: "androidApps[0].sha256CertFingerprints[1]") {
-            $0.androidApps = [.init(packageName: "com.example", sha256CertFingerprints: [WellKnownTests.fingerprint, "AB:CD"])]
+            $0.androidApps = [
+                .init(packageName: "com.example", sha256CertFingerprints: [WellKnownTests.fingerprint, "AB:CD"])
+            ]
         },
         Rule(field: "androidApps[0].sha256CertFingerprints[0]") {
-            $0.androidApps = [.init(packageName: "com.example", sha256CertFingerprints: [WellKnownTests.fingerprint.replacingOccurrences(of: ":", with: "")])]
+            $0.androidApps = [
+                .init(
+                    packageName: "com.example",
+                    sha256CertFingerprints: [WellKnownTests.fingerprint.replacingOccurrences(of: ":", with: "")]
+                )
+            ]
         },
         Rule(field: "androidApps[0].sha256CertFingerprints[0]") {
-            $0.androidApps = [.init(packageName: "com.example", sha256CertFingerprints: ["ZZ" + WellKnownTests.fingerprint.dropFirst(2)])]
+            $0.androidApps = [
+                .init(
+                    packageName: "com.example",
+                    sha256CertFingerprints: ["ZZ" + WellKnownTests.fingerprint.dropFirst(2)]
+                )
+            ]
         },
         Rule(field: "port") { $0.port = 0 },
         Rule(field: "port") { $0.port = 65_536 },
@@ -167,9 +195,15 @@ struct ConfigurationTests {
         Rule(field: "apiKeys[1].name") { $0.apiKeys.append(.init(name: "", key: "0123456789012345678901234")) },
         Rule(field: "apiKeys[0].key") { $0.apiKeys = [.init(name: "short", key: "0123456789")] },
         Rule(field: "apiKeys[0].sha256") { $0.apiKeys = [.init(name: "hash", sha256: "abc")] },
-        Rule(field: "apiKeys[0].sha256") { $0.apiKeys = [.init(name: "hash", sha256: String(repeating: "g", count: 64))] },
+        Rule(field: "apiKeys[0].sha256") {
+            $0.apiKeys = [.init(name: "hash", sha256: String(repeating: "g", count: 64))]
+        },
         Rule(field: "apiKeys[0]") { $0.apiKeys = [.init(name: "neither")] },
-        Rule(field: "apiKeys[0]") { $0.apiKeys = [.init(name: "both", key: "0123456789012345678901234", sha256: String(repeating: "a", count: 64))] },
+        Rule(field: "apiKeys[0]") {
+            $0.apiKeys = [
+                .init(name: "both", key: "0123456789012345678901234", sha256: String(repeating: "a", count: 64))
+            ]
+        },
         Rule(field: "policy.algorithms[1]") { $0.policy.algorithms = [-7, 12_345] },
         Rule(field: "policy.algorithms") { $0.policy.algorithms = [] },
         Rule(field: "policy.trustAnchors.x-unknown") { $0.policy.trustAnchors = ["x-unknown": ["a.pem"]] },
@@ -203,7 +237,9 @@ struct ConfigurationTests {
         #expect(error?.message.isEmpty == false)
         #expect(error?.description.contains("'\(rule.field)'") == true)
         // The service refuses to start with it.
-        #expect(throws: ConfigurationError.self) { try PasskeyService(configuration: configuration, store: MemoryPasskeyStore()) }
+        #expect(throws: ConfigurationError.self) {
+            try PasskeyService(configuration: configuration, store: MemoryPasskeyStore())
+        }
     }
 
     @Test func theLimitsOfEachRuleAreAccepted() throws {
@@ -212,7 +248,9 @@ struct ConfigurationTests {
         configuration.webOrigins = ["https://example.com", "https://login.example.com:8443"]
         configuration.relatedOrigins = ["https://example.org", "http://localhost:3000", "http://127.0.0.1:9000"]
         configuration.appleApps = [.init(teamId: "ABCDE12345", bundleId: "com.example.app")]
-        configuration.androidApps = [.init(packageName: "com.example", sha256CertFingerprints: [WellKnownTests.fingerprint.lowercased()])]
+        configuration.androidApps = [
+            .init(packageName: "com.example", sha256CertFingerprints: [WellKnownTests.fingerprint.lowercased()])
+        ]
         configuration.port = 65_535
         configuration.database = "memory"
         configuration.apiKeys.append(.init(name: "hash", sha256: String(repeating: "A", count: 64)))
@@ -229,23 +267,31 @@ struct ConfigurationTests {
     @Test func trustAnchorFilesAreReadWhenTheServiceStarts() throws {
         var configuration = Self.valid
         configuration.policy.trustAnchors = ["packed": ["/nonexistent/anchor.pem"]]
-        let missing = #expect(throws: ConfigurationError.self) { try PasskeyService(configuration: configuration, store: MemoryPasskeyStore()) }
+        let missing = #expect(throws: ConfigurationError.self) {
+            try PasskeyService(configuration: configuration, store: MemoryPasskeyStore())
+        }
         #expect(missing?.field == "policy.trustAnchors.packed[0]")
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("passkey-config-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "passkey-config-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let notPEM = folder.appendingPathComponent("anchor.pem")
         try Data("not a certificate".utf8).write(to: notPEM)
         configuration.policy.trustAnchors = ["packed": [notPEM.path]]
-        let unreadable = #expect(throws: ConfigurationError.self) { try PasskeyService(configuration: configuration, store: MemoryPasskeyStore()) }
+        let unreadable = #expect(throws: ConfigurationError.self) {
+            try PasskeyService(configuration: configuration, store: MemoryPasskeyStore())
+        }
         #expect(unreadable?.field == "policy.trustAnchors.packed[0]")
     }
 
     // MARK: File < environment < flags
 
     static func withFile<Value>(_ json: String, _ body: (String) throws -> Value) throws -> Value {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("passkey-config-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "passkey-config-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("passkeys.json")
@@ -257,16 +303,19 @@ struct ConfigurationTests {
     static let environmentKey = "environment-key-0123456789-abc"
     static let flagKey = "flag-key-0123456789-abcdefghij"
     static let file = #"""
-    {"host": "0.0.0.0", "port": 7000, "database": "sqlite:file.sqlite", "rpName": "From the file",
-     "apiKeys": [{"name": "file", "key": "\#(fileKey)"}]}
-    """#
+        {"host": "0.0.0.0", "port": 7000, "database": "sqlite:file.sqlite", "rpName": "From the file",
+         "apiKeys": [{"name": "file", "key": "\#(fileKey)"}]}
+        """#
     static let environment = [
-        "PASSKEYS_PORT": "7100", "PASSKEYS_HOST": "::", "PASSKEYS_DATABASE": "memory", "PASSKEYS_API_KEY": environmentKey,
+        "PASSKEYS_PORT": "7100", "PASSKEYS_HOST": "::", "PASSKEYS_DATABASE": "memory",
+        "PASSKEYS_API_KEY": environmentKey,
         "UNRELATED": "ignored",
     ]
 
     @Test func theFileAloneIsUsed() throws {
-        let configuration = try Self.withFile(Self.file) { path in try ServerConfiguration.load(file: path, environment: ["UNRELATED": "x"]) }
+        let configuration = try Self.withFile(Self.file) { path in
+            try ServerConfiguration.load(file: path, environment: ["UNRELATED": "x"])
+        }
         #expect(configuration.host == "0.0.0.0")
         #expect(configuration.port == 7000)
         #expect(configuration.database == "sqlite:file.sqlite")
@@ -276,24 +325,40 @@ struct ConfigurationTests {
     }
 
     @Test func theEnvironmentOverridesTheFile() throws {
-        let configuration = try Self.withFile(Self.file) { path in try ServerConfiguration.load(file: path, environment: Self.environment) }
+        let configuration = try Self.withFile(Self.file) { path in
+            try ServerConfiguration.load(file: path, environment: Self.environment)
+        }
         #expect(configuration.host == "::")
         #expect(configuration.port == 7100)
         #expect(configuration.database == "memory")
         #expect(configuration.rpName == "From the file")
-        #expect(configuration.apiKeys == [.init(name: "file", key: Self.fileKey), .init(name: "command-line", key: Self.environmentKey)])
+        #expect(
+            configuration.apiKeys == [
+                .init(name: "file", key: Self.fileKey), .init(name: "command-line", key: Self.environmentKey),
+            ]
+        )
         #expect(configuration.webOrigins == ["http://localhost:7100"])
     }
 
     @Test func flagsOverrideTheEnvironment() throws {
         let configuration = try Self.withFile(Self.file) { path in
             try ServerConfiguration.load(
-                file: path, environment: Self.environment, port: 7200, host: "127.0.0.1", database: "postgres://db/passkeys", apiKey: Self.flagKey)
+                file: path,
+                environment: Self.environment,
+                port: 7200,
+                host: "127.0.0.1",
+                database: "postgres://db/passkeys",
+                apiKey: Self.flagKey
+            )
         }
         #expect(configuration.host == "127.0.0.1")
         #expect(configuration.port == 7200)
         #expect(configuration.database == "postgres://db/passkeys")
-        #expect(configuration.apiKeys == [.init(name: "file", key: Self.fileKey), .init(name: "command-line", key: Self.flagKey)])
+        #expect(
+            configuration.apiKeys == [
+                .init(name: "file", key: Self.fileKey), .init(name: "command-line", key: Self.flagKey),
+            ]
+        )
         #expect(configuration.webOrigins == ["http://localhost:7200"])
     }
 
@@ -310,7 +375,12 @@ struct ConfigurationTests {
         #expect(fromEnvironment.port == 9100)
         #expect(fromEnvironment.webOrigins == ["http://localhost:9100"])
         #expect(fromEnvironment.apiKeys.isEmpty)
-        let fromFlags = try ServerConfiguration.load(file: nil, environment: ["PASSKEYS_PORT": "9100"], port: 9200, apiKey: Self.flagKey)
+        let fromFlags = try ServerConfiguration.load(
+            file: nil,
+            environment: ["PASSKEYS_PORT": "9100"],
+            port: 9200,
+            apiKey: Self.flagKey
+        )
         #expect(fromFlags.port == 9200)
         #expect(fromFlags.webOrigins == ["http://localhost:9200"])
         #expect(fromFlags.apiKeys == [.init(name: "command-line", key: Self.flagKey)])
@@ -318,13 +388,21 @@ struct ConfigurationTests {
     }
 
     @Test func loadingReportsTheFieldAtFault() throws {
-        let port = #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(file: nil, environment: ["PASSKEYS_PORT": "eighty"]) }
+        let port = #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration.load(file: nil, environment: ["PASSKEYS_PORT": "eighty"])
+        }
         #expect(port?.field == "PASSKEYS_PORT")
-        let missing = #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(file: "/nonexistent/passkeys.json", environment: [:]) }
+        let missing = #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration.load(file: "/nonexistent/passkeys.json", environment: [:])
+        }
         #expect(missing?.field == "--config")
-        let range = #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(file: nil, environment: [:], port: 70_000) }
+        let range = #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration.load(file: nil, environment: [:], port: 70_000)
+        }
         #expect(range?.field == "port")
-        let key = #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(file: nil, environment: ["PASSKEYS_API_KEY": "short"]) }
+        let key = #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration.load(file: nil, environment: ["PASSKEYS_API_KEY": "short"])
+        }
         #expect(key?.field == "apiKeys[0].key")
         let unknown = try Self.withFile(#"{"prot": 1}"#) { path in
             #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(file: path, environment: [:]) }
@@ -335,8 +413,12 @@ struct ConfigurationTests {
     // MARK: The origin allowlist
 
     static func apkKeyHash(_ bytes: [UInt8]) -> String {
-        "android:apk-key-hash:" + Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        "android:apk-key-hash:"
+            + Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
+                of: "=",
+                with: ""
+            )
     }
 
     @Test func allowedOriginsAreWebRelatedAppleAndAndroidOrigins() {
@@ -344,16 +426,21 @@ struct ConfigurationTests {
         configuration.rpId = "example.com"
         configuration.webOrigins = ["https://login.example.com", "https://example.com:8443"]
         configuration.relatedOrigins = ["https://example.org", "https://login.example.com"]
-        configuration.appleApps = [.init(teamId: "ABCDE12345", bundleId: "com.example.app"), .init(teamId: "ABCDE12345", bundleId: "com.example.other")]
+        configuration.appleApps = [
+            .init(teamId: "ABCDE12345", bundleId: "com.example.app"),
+            .init(teamId: "ABCDE12345", bundleId: "com.example.other"),
+        ]
         let other = (0..<32).map { String(format: "%02x", 255 - $0) }.joined(separator: ":")
         configuration.androidApps = [
             .init(packageName: "com.example.android", sha256CertFingerprints: [WellKnownTests.fingerprint, other]),
             .init(packageName: "com.example.lite", sha256CertFingerprints: [WellKnownTests.fingerprint.lowercased()]),
         ]
-        #expect(configuration.allowedOrigins == [
-            "https://login.example.com", "https://example.com:8443", "https://example.org", "https://example.com",
-            Self.apkKeyHash(WellKnownTests.fingerprintBytes), Self.apkKeyHash((0..<32).map { 255 - UInt8($0) }),
-        ])
+        #expect(
+            configuration.allowedOrigins == [
+                "https://login.example.com", "https://example.com:8443", "https://example.org", "https://example.com",
+                Self.apkKeyHash(WellKnownTests.fingerprintBytes), Self.apkKeyHash((0..<32).map { 255 - UInt8($0) }),
+            ]
+        )
     }
 
     @Test func withoutAppleAppsTheRPIDOriginIsNotAdded() {

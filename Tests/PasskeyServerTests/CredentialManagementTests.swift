@@ -42,7 +42,10 @@ struct CredentialManagementTests {
 
             #expect(try await api.backend(.get, path).expect(.ok, CredentialView.self) == registered)
 
-            let renamed = try await api.backend(.patch, path, body: Rename(name: "Work phone")).expect(.ok, CredentialView.self)
+            let renamed = try await api.backend(.patch, path, body: Rename(name: "Work phone")).expect(
+                .ok,
+                CredentialView.self
+            )
             #expect(renamed.name == "Work phone")
             #expect(try await api.backend(.get, path).expect(.ok, CredentialView.self).name == "Work phone")
 
@@ -54,7 +57,11 @@ struct CredentialManagementTests {
             #expect(try await api.credentials(of: "alice").isEmpty)
 
             expectError(try await api.backend(.delete, path), "CREDENTIAL_INACTIVE", .forbidden)
-            expectError(try await api.backend(.patch, path, body: Rename(name: "Old phone")), "CREDENTIAL_INACTIVE", .forbidden)
+            expectError(
+                try await api.backend(.patch, path, body: Rename(name: "Old phone")),
+                "CREDENTIAL_INACTIVE",
+                .forbidden
+            )
         }
     }
 
@@ -63,11 +70,19 @@ struct CredentialManagementTests {
         try await server.withAPI { api in
             let unknown = Path.credential(Base64URL.encode(Array(repeating: 9, count: 32)))
             expectError(try await api.backend(.get, unknown), "CREDENTIAL_NOT_FOUND", .notFound)
-            expectError(try await api.backend(.patch, unknown, body: Rename(name: "x")), "CREDENTIAL_NOT_FOUND", .notFound)
+            expectError(
+                try await api.backend(.patch, unknown, body: Rename(name: "x")),
+                "CREDENTIAL_NOT_FOUND",
+                .notFound
+            )
             expectError(try await api.backend(.delete, unknown), "CREDENTIAL_NOT_FOUND", .notFound)
             for malformed in ["not*base64", "a", String(repeating: "A", count: 1400)] {
                 expectError(try await api.backend(.get, Path.credential(malformed)), "INVALID_REQUEST", .badRequest)
-                expectError(try await api.backend(.patch, Path.credential(malformed), body: Rename(name: "x")), "INVALID_REQUEST", .badRequest)
+                expectError(
+                    try await api.backend(.patch, Path.credential(malformed), body: Rename(name: "x")),
+                    "INVALID_REQUEST",
+                    .badRequest
+                )
                 expectError(try await api.backend(.delete, Path.credential(malformed)), "INVALID_REQUEST", .badRequest)
             }
         }
@@ -78,7 +93,9 @@ struct CredentialManagementTests {
         try await server.withAPI { api in
             var phone = TestAuthenticator()
             var bobs = TestAuthenticator()
-            let firstOptions = try await api.registrationOptions(try await api.createRegistration(NewRegistration(userId: "alice")))
+            let firstOptions = try await api.registrationOptions(
+                try await api.createRegistration(NewRegistration(userId: "alice"))
+            )
             try await api.enroll("alice", authenticator: &phone)
             try await api.enroll("bob", authenticator: &bobs)
             let pending = try await api.startSignIn(userID: "alice")
@@ -86,20 +103,36 @@ struct CredentialManagementTests {
             let deleted = try await api.backend(.delete, "/v1/users/alice")
             #expect(deleted.status == .noContent)
             expectError(try await api.backend(.get, Path.userCredentials("alice")), "NOT_FOUND", .notFound)
-            expectError(try await api.backend(.get, Path.credential(phone.credentialIDText)), "CREDENTIAL_NOT_FOUND", .notFound)
+            expectError(
+                try await api.backend(.get, Path.credential(phone.credentialIDText)),
+                "CREDENTIAL_NOT_FOUND",
+                .notFound
+            )
             expectError(try await api.backend(.delete, "/v1/users/alice"), "NOT_FOUND", .notFound)
             // The user's sessions went with them.
             expectError(
-                try await api.client(.post, Path.authenticationOptions(pending.biometricPasskeySessionId), token: pending.clientToken),
-                "UNAUTHENTICATED", .unauthorized)
+                try await api.client(
+                    .post,
+                    Path.authenticationOptions(pending.biometricPasskeySessionId),
+                    token: pending.clientToken
+                ),
+                "UNAUTHENTICATED",
+                .unauthorized
+            )
             // Usernameless sign-in with the old passkey finds nothing.
             let (session, options) = try await api.signInSession(userID: nil)
-            expectError(try await api.completeSignIn(session, api.assertion(options, authenticator: &phone)), "CREDENTIAL_NOT_FOUND", .notFound)
+            expectError(
+                try await api.completeSignIn(session, api.assertion(options, authenticator: &phone)),
+                "CREDENTIAL_NOT_FOUND",
+                .notFound
+            )
             // Bob is untouched.
             #expect(try await api.credentials(of: "bob").count == 1)
 
             // The id can be used again, for a new user with a new user handle.
-            let again = try await api.registrationOptions(try await api.createRegistration(NewRegistration(userId: "alice")))
+            let again = try await api.registrationOptions(
+                try await api.createRegistration(NewRegistration(userId: "alice"))
+            )
             #expect(again.user.id != firstOptions.user.id)
             #expect(again.excludeCredentials ?? [] == [])
         }

@@ -19,7 +19,11 @@ struct CredentialNameTests {
         BadName(name: "", code: "CREDENTIAL_NAME_INVALID", why: "empty"),
         BadName(name: " \n\t ", code: "CREDENTIAL_NAME_INVALID", why: "only white space"),
         BadName(name: String(repeating: "x", count: 65), code: "CREDENTIAL_NAME_INVALID", why: "65 characters"),
-        BadName(name: String(repeating: "é", count: 65), code: "CREDENTIAL_NAME_INVALID", why: "65 characters after NFC"),
+        BadName(
+            name: String(repeating: "é", count: 65),
+            code: "CREDENTIAL_NAME_INVALID",
+            why: "65 characters after NFC"
+        ),
         BadName(name: "Phone\u{7}", code: "CREDENTIAL_NAME_INVALID", why: "a control character"),
         BadName(name: "Pho\u{0}ne", code: "CREDENTIAL_NAME_INVALID", why: "a NUL"),
         BadName(name: "Pho\u{200B}ne", code: "CREDENTIAL_NAME_INVALID", why: "a zero-width space"),
@@ -37,17 +41,30 @@ struct CredentialNameTests {
 
             // Creating the attempt.
             expectError(
-                try await api.backend(.post, "/v1/registrations", body: NewRegistration(userId: "alice", credentialName: bad.name)),
-                bad.code, .badRequest)
+                try await api.backend(
+                    .post,
+                    "/v1/registrations",
+                    body: NewRegistration(userId: "alice", credentialName: bad.name)
+                ),
+                bad.code,
+                .badRequest
+            )
             // Completing it.
             let attempt = try await api.createRegistration(NewRegistration(userId: "alice"))
             var laptop = TestAuthenticator()
-            let response = try api.registrationResponse(try await api.registrationOptions(attempt), authenticator: &laptop)
+            let response = try api.registrationResponse(
+                try await api.registrationOptions(attempt),
+                authenticator: &laptop
+            )
             expectError(try await api.completeRegistration(attempt, response, name: bad.name), bad.code, .badRequest)
             // The challenge was not spent on a bad name: the same response completes with a good one.
             #expect(try await api.completeRegistration(attempt, response, name: "Laptop").status == .created)
             // Renaming.
-            expectError(try await api.backend(.patch, Path.credential(credential.credentialId), body: Rename(name: bad.name)), bad.code, .badRequest)
+            expectError(
+                try await api.backend(.patch, Path.credential(credential.credentialId), body: Rename(name: bad.name)),
+                bad.code,
+                .badRequest
+            )
             #expect(Set(try await api.credentials(of: "alice").map(\.name)) == ["Passkey", "Laptop"])
         }
     }
@@ -61,10 +78,18 @@ struct CredentialNameTests {
             #expect(Array(credential.name.unicodeScalars).count == 10)
 
             let longest = String(repeating: "n", count: 64)
-            let renamed = try await api.backend(.patch, Path.credential(credential.credentialId), body: Rename(name: longest))
+            let renamed = try await api.backend(
+                .patch,
+                Path.credential(credential.credentialId),
+                body: Rename(name: longest)
+            )
             #expect(try renamed.expect(.ok, CredentialView.self).name == longest)
             // Renaming to its own name, in another case, is allowed.
-            let same = try await api.backend(.patch, Path.credential(credential.credentialId), body: Rename(name: longest.uppercased()))
+            let same = try await api.backend(
+                .patch,
+                Path.credential(credential.credentialId),
+                body: Rename(name: longest.uppercased())
+            )
             #expect(try same.expect(.ok, CredentialView.self).name == longest.uppercased())
         }
     }
@@ -83,16 +108,24 @@ struct CredentialNameTests {
             for taken in ["café", "CAFE\u{301}", " Café "] {
                 expectError(
                     try await api.backend(.patch, Path.credential(second.credentialId), body: Rename(name: taken)),
-                    "CREDENTIAL_NAME_DUPLICATE", .conflict)
+                    "CREDENTIAL_NAME_DUPLICATE",
+                    .conflict
+                )
             }
             var tablet = TestAuthenticator()
             let attempt = try await api.createRegistration(NewRegistration(userId: "alice", credentialName: "LAPTOP"))
-            let response = try api.registrationResponse(try await api.registrationOptions(attempt), authenticator: &tablet)
+            let response = try api.registrationResponse(
+                try await api.registrationOptions(attempt),
+                authenticator: &tablet
+            )
             expectError(try await api.completeRegistration(attempt, response), "CREDENTIAL_NAME_DUPLICATE", .conflict)
             // A name freed by revocation can be used again.
             #expect(try await api.backend(.delete, Path.credential(second.credentialId)).status == .noContent)
             let retry = try await api.registrationOptions(attempt)
-            let tabletCredential = try await api.completeRegistration(attempt, try api.registrationResponse(retry, authenticator: &tablet))
+            let tabletCredential = try await api.completeRegistration(
+                attempt,
+                try api.registrationResponse(retry, authenticator: &tablet)
+            )
             #expect(try tabletCredential.expect(.created, CredentialView.self).name == "LAPTOP")
         }
     }
@@ -102,9 +135,16 @@ struct CredentialNameTests {
         try await server.withAPI { api in
             var phone = TestAuthenticator()
             var laptop = TestAuthenticator()
-            let fromCreation = try await api.enroll(NewRegistration(userId: "alice", credentialName: "Work phone"), authenticator: &phone)
+            let fromCreation = try await api.enroll(
+                NewRegistration(userId: "alice", credentialName: "Work phone"),
+                authenticator: &phone
+            )
             #expect(fromCreation.name == "Work phone")
-            let fromCompletion = try await api.enroll(NewRegistration(userId: "alice", credentialName: "Ignored"), authenticator: &laptop, name: "Laptop")
+            let fromCompletion = try await api.enroll(
+                NewRegistration(userId: "alice", credentialName: "Ignored"),
+                authenticator: &laptop,
+                name: "Laptop"
+            )
             #expect(fromCompletion.name == "Laptop")
         }
     }
@@ -136,7 +176,11 @@ struct CredentialNameTests {
             var synced = TestAuthenticator()
             synced.userHandle = options.user.id.bytes
             let response = try synced.registrationResponse(
-                challenge: options.challenge.bytes, origin: server.origin, rpID: server.rpID, flags: [.userPresent, .userVerified, .backupEligible, .backupState])
+                challenge: options.challenge.bytes,
+                origin: server.origin,
+                rpID: server.rpID,
+                flags: [.userPresent, .userVerified, .backupEligible, .backupState]
+            )
             let credential = try await api.completeRegistration(attempt, response).expect(.created, CredentialView.self)
             #expect(credential.name == "Synced passkey")
             #expect(credential.kind == "synced")

@@ -12,9 +12,16 @@ struct ExplicitFinalizeTests {
     static func abortPath(_ id: String) -> String { "/v1/registrations/\(id)/abort" }
 
     /// Registers `authenticator` for alice under explicit finalize; returns the attempt.
-    static func reserve(_ api: API, _ authenticator: inout TestAuthenticator, user: String = "alice") async throws -> RegistrationAttempt {
+    static func reserve(
+        _ api: API,
+        _ authenticator: inout TestAuthenticator,
+        user: String = "alice"
+    ) async throws -> RegistrationAttempt {
         let attempt = try await api.createRegistration(NewRegistration(userId: user, finalize: "explicit"))
-        let response = try api.registrationResponse(try await api.registrationOptions(attempt), authenticator: &authenticator)
+        let response = try api.registrationResponse(
+            try await api.registrationOptions(attempt),
+            authenticator: &authenticator
+        )
         let credential = try await api.completeRegistration(attempt, response).expect(.created, CredentialView.self)
         #expect(credential.status == "reserved")
         return attempt
@@ -32,7 +39,11 @@ struct ExplicitFinalizeTests {
             #expect(before.credential?.status == "reserved")
             // A reserved credential counts as the user's, but cannot sign in.
             #expect(try await api.credentials(of: "alice").map(\.status) == ["reserved"])
-            expectError(try await api.backend(.post, "/v1/authentications", body: NewAuthentication(userId: "alice")), "NO_ACTIVE_CREDENTIALS", .conflict)
+            expectError(
+                try await api.backend(.post, "/v1/authentications", body: NewAuthentication(userId: "alice")),
+                "NO_ACTIVE_CREDENTIALS",
+                .conflict
+            )
 
             let finalized = try await api.backend(.post, Self.finalizePath(id)).expect(.ok, RegistrationStatusView.self)
             #expect(finalized.status == "finalized")
@@ -50,13 +61,28 @@ struct ExplicitFinalizeTests {
         try await server.withAPI { api in
             var phone = TestAuthenticator()
             let attempt = try await Self.reserve(api, &phone)
-            let aborted = try await api.backend(.post, Self.abortPath(attempt.registrationAttemptId)).expect(.ok, RegistrationStatusView.self)
+            let aborted = try await api.backend(.post, Self.abortPath(attempt.registrationAttemptId)).expect(
+                .ok,
+                RegistrationStatusView.self
+            )
             #expect(aborted.status == "aborted")
             #expect(aborted.credential == nil)
-            expectError(try await api.backend(.get, Path.credential(phone.credentialIDText)), "CREDENTIAL_NOT_FOUND", .notFound)
+            expectError(
+                try await api.backend(.get, Path.credential(phone.credentialIDText)),
+                "CREDENTIAL_NOT_FOUND",
+                .notFound
+            )
             #expect(try await api.credentials(of: "alice").isEmpty)
-            expectError(try await api.backend(.post, Self.abortPath(attempt.registrationAttemptId)), "REGISTRATION_ATTEMPT_CONFLICT", .conflict)
-            expectError(try await api.backend(.post, Self.finalizePath(attempt.registrationAttemptId)), "REGISTRATION_ATTEMPT_CONFLICT", .conflict)
+            expectError(
+                try await api.backend(.post, Self.abortPath(attempt.registrationAttemptId)),
+                "REGISTRATION_ATTEMPT_CONFLICT",
+                .conflict
+            )
+            expectError(
+                try await api.backend(.post, Self.finalizePath(attempt.registrationAttemptId)),
+                "REGISTRATION_ATTEMPT_CONFLICT",
+                .conflict
+            )
             // The same authenticator can register again.
             try await api.enroll("alice", authenticator: &phone)
         }
@@ -68,12 +94,22 @@ struct ExplicitFinalizeTests {
             var phone = TestAuthenticator()
             let attempt = try await Self.reserve(api, &phone)
             server.clock.advance(by: 601)
-            expectError(try await api.backend(.post, Self.finalizePath(attempt.registrationAttemptId)), "RESERVATION_EXPIRED", .gone)
-            expectError(try await api.backend(.post, Self.abortPath(attempt.registrationAttemptId)), "REGISTRATION_ATTEMPT_CONFLICT", .conflict)
+            expectError(
+                try await api.backend(.post, Self.finalizePath(attempt.registrationAttemptId)),
+                "RESERVATION_EXPIRED",
+                .gone
+            )
+            expectError(
+                try await api.backend(.post, Self.abortPath(attempt.registrationAttemptId)),
+                "REGISTRATION_ATTEMPT_CONFLICT",
+                .conflict
+            )
             #expect(try await api.credentials(of: "alice").isEmpty)
 
             // The released credential neither counts nor is excluded from a new registration.
-            let next = try await api.registrationOptions(try await api.createRegistration(NewRegistration(userId: "alice")))
+            let next = try await api.registrationOptions(
+                try await api.createRegistration(NewRegistration(userId: "alice"))
+            )
             #expect(next.excludeCredentials ?? [] == [])
             var laptop = TestAuthenticator()
             try await api.enroll("alice", authenticator: &laptop)
@@ -91,8 +127,13 @@ struct ExplicitFinalizeTests {
             let options = try await api.registrationOptions(attempt)
             #expect(options.excludeCredentials?.map(\.id.bytes) == [phone.credentialID])
             expectError(
-                try await api.completeRegistration(attempt, try api.registrationResponse(options, authenticator: &laptop)),
-                "MAX_CREDENTIALS_REACHED", .conflict)
+                try await api.completeRegistration(
+                    attempt,
+                    try api.registrationResponse(options, authenticator: &laptop)
+                ),
+                "MAX_CREDENTIALS_REACHED",
+                .conflict
+            )
         }
     }
 
@@ -102,21 +143,46 @@ struct ExplicitFinalizeTests {
             var phone = TestAuthenticator()
             let automatic = try await api.createRegistration(NewRegistration(userId: "alice"))
             _ = try await api.completeRegistration(
-                automatic, try api.registrationResponse(try await api.registrationOptions(automatic), authenticator: &phone)
+                automatic,
+                try api.registrationResponse(try await api.registrationOptions(automatic), authenticator: &phone)
             ).expect(.created, CredentialView.self)
-            expectError(try await api.backend(.post, Self.finalizePath(automatic.registrationAttemptId)), "REGISTRATION_ATTEMPT_CONFLICT", .conflict)
-            expectError(try await api.backend(.post, Self.abortPath(automatic.registrationAttemptId)), "REGISTRATION_ATTEMPT_CONFLICT", .conflict)
+            expectError(
+                try await api.backend(.post, Self.finalizePath(automatic.registrationAttemptId)),
+                "REGISTRATION_ATTEMPT_CONFLICT",
+                .conflict
+            )
+            expectError(
+                try await api.backend(.post, Self.abortPath(automatic.registrationAttemptId)),
+                "REGISTRATION_ATTEMPT_CONFLICT",
+                .conflict
+            )
 
             let pending = try await api.createRegistration(NewRegistration(userId: "alice", finalize: "explicit"))
-            expectError(try await api.backend(.post, Self.finalizePath(pending.registrationAttemptId)), "REGISTRATION_ATTEMPT_CONFLICT", .conflict)
-            expectError(try await api.backend(.post, Self.abortPath(pending.registrationAttemptId)), "REGISTRATION_ATTEMPT_CONFLICT", .conflict)
+            expectError(
+                try await api.backend(.post, Self.finalizePath(pending.registrationAttemptId)),
+                "REGISTRATION_ATTEMPT_CONFLICT",
+                .conflict
+            )
+            expectError(
+                try await api.backend(.post, Self.abortPath(pending.registrationAttemptId)),
+                "REGISTRATION_ATTEMPT_CONFLICT",
+                .conflict
+            )
 
             expectError(try await api.backend(.post, Self.finalizePath("reg_unknown")), "NOT_FOUND", .notFound)
             expectError(try await api.backend(.post, Self.abortPath("reg_unknown")), "NOT_FOUND", .notFound)
             // An authentication session is not a registration attempt.
             let session = try await api.startSignIn(userID: "alice")
-            expectError(try await api.backend(.post, Self.finalizePath(session.biometricPasskeySessionId)), "NOT_FOUND", .notFound)
-            expectError(try await api.backend(.get, Path.registration(session.biometricPasskeySessionId)), "NOT_FOUND", .notFound)
+            expectError(
+                try await api.backend(.post, Self.finalizePath(session.biometricPasskeySessionId)),
+                "NOT_FOUND",
+                .notFound
+            )
+            expectError(
+                try await api.backend(.get, Path.registration(session.biometricPasskeySessionId)),
+                "NOT_FOUND",
+                .notFound
+            )
         }
     }
 }

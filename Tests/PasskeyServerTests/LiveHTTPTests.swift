@@ -14,7 +14,10 @@ struct LiveHTTPTests {
         try await server.withLiveAPI { api in
             #expect(api.client.port != nil)
             var phone = TestAuthenticator()
-            let credential = try await api.enroll(NewRegistration(userId: "alice", displayName: "Alice"), authenticator: &phone)
+            let credential = try await api.enroll(
+                NewRegistration(userId: "alice", displayName: "Alice"),
+                authenticator: &phone
+            )
             #expect(credential.userId == "alice")
 
             let withName = try await api.signIn(userID: "alice", authenticator: &phone, action: "login")
@@ -37,7 +40,11 @@ struct LiveHTTPTests {
             expectError(try await api.send(.get, "/nothing"), "NOT_FOUND", .notFound)
             expectError(try await api.backend(.post, "/v1/registrations", json: "{"), "INVALID_REQUEST", .badRequest)
             let large = #"{"userId": "alice", "userName": "\#(String(repeating: "a", count: 3000))"}"#
-            expectError(try await api.backend(.post, "/v1/registrations", json: large), "PAYLOAD_TOO_LARGE", .contentTooLarge)
+            expectError(
+                try await api.backend(.post, "/v1/registrations", json: large),
+                "PAYLOAD_TOO_LARGE",
+                .contentTooLarge
+            )
             // The connection is still usable.
             #expect(try await api.send(.get, "/health").status == .ok)
         }
@@ -47,11 +54,23 @@ struct LiveHTTPTests {
         let server = try TestServer { $0.limits.clientRequestsPerMinute = 2 }
         try await server.withLiveAPI { api in
             for _ in 0..<2 {
-                expectError(try await api.client(.post, Path.registrationOptions("reg_x"), token: "pkc_x"), "UNAUTHENTICATED", .unauthorized)
+                expectError(
+                    try await api.client(.post, Path.registrationOptions("reg_x"), token: "pkc_x"),
+                    "UNAUTHENTICATED",
+                    .unauthorized
+                )
             }
-            expectError(try await api.client(.post, Path.registrationOptions("reg_x"), token: "pkc_x"), "RATE_LIMITED", .tooManyRequests)
+            expectError(
+                try await api.client(.post, Path.registrationOptions("reg_x"), token: "pkc_x"),
+                "RATE_LIMITED",
+                .tooManyRequests
+            )
             // Requests are logged by route pattern.
-            #expect(server.logs.all.contains { $0.contains("route=/v1/client/registrations/{registrationAttemptId}/options") })
+            #expect(
+                server.logs.all.contains {
+                    $0.contains("route=/v1/client/registrations/{registrationAttemptId}/options")
+                }
+            )
         }
     }
 }

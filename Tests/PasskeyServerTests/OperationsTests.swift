@@ -24,8 +24,14 @@ struct OperationsTests {
             try await api.enroll("alice", authenticator: &phone)
             _ = try await api.signIn(userID: "alice", authenticator: &phone)
             let (session, options) = try await api.signInSession(userID: "alice")
-            expectError(try await api.completeSignIn(session, api.assertion(options, authenticator: &phone, origin: "https://evil.example")),
-                        "ORIGIN_NOT_ALLOWED", .badRequest)
+            expectError(
+                try await api.completeSignIn(
+                    session,
+                    api.assertion(options, authenticator: &phone, origin: "https://evil.example")
+                ),
+                "ORIGIN_NOT_ALLOWED",
+                .badRequest
+            )
             _ = try await api.send(.get, "/nothing")
 
             let response = try await api.send(.get, "/metrics")
@@ -36,7 +42,12 @@ struct OperationsTests {
             #expect(lines.contains(#"passkeys_ceremonies_total{flow="registration",outcome="succeeded"} 1"#))
             #expect(lines.contains(#"passkeys_ceremonies_total{flow="authentication",outcome="succeeded"} 1"#))
             #expect(lines.contains(#"passkeys_ceremonies_total{flow="authentication",outcome="failed"} 1"#))
-            #expect(lines.contains { $0.hasPrefix("passkeys_http_requests_total{") && $0.contains(#"route="/v1/registrations""#) && $0.contains(#"status="201""#) })
+            #expect(
+                lines.contains {
+                    $0.hasPrefix("passkeys_http_requests_total{") && $0.contains(#"route="/v1/registrations""#)
+                        && $0.contains(#"status="201""#)
+                }
+            )
             #expect(lines.contains { $0.hasPrefix("passkeys_http_requests_total{") && $0.contains(#"status="404""#) })
             #expect(lines.contains { $0.hasPrefix("passkeys_http_request_duration_seconds_bucket{") })
             // Routes are labelled by their pattern, never by ids or tokens.

@@ -20,7 +20,11 @@ struct RateLimitTests {
             expectError(limited, "RATE_LIMITED", .tooManyRequests, retryable: true)
             #expect(limited.headers[.retryAfter] == "40")
             // Whatever the route or token: the limit is per client address.
-            expectError(try await api.client(.post, Path.authenticationOptions("auth_x"), token: "pkc_x"), "RATE_LIMITED", .tooManyRequests)
+            expectError(
+                try await api.client(.post, Path.authenticationOptions("auth_x"), token: "pkc_x"),
+                "RATE_LIMITED",
+                .tooManyRequests
+            )
             // The backend API is not limited by it.
             #expect(try await api.backend(.get, Path.registration(attempt.registrationAttemptId)).status == .ok)
 
@@ -72,7 +76,11 @@ struct RateLimitTests {
             for _ in 0..<2 {
                 let options = try await api.authenticationOptions(session)
                 var stranger = TestAuthenticator()
-                expectError(try await api.completeSignIn(session, api.assertion(options, authenticator: &stranger)), "CREDENTIAL_NOT_FOUND", .notFound)
+                expectError(
+                    try await api.completeSignIn(session, api.assertion(options, authenticator: &stranger)),
+                    "CREDENTIAL_NOT_FOUND",
+                    .notFound
+                )
             }
             let options = try await api.authenticationOptions(session)
             let limited = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone))
@@ -90,7 +98,12 @@ struct RateLimitTests {
         }
         try await server.withAPI { api in
             func options(from address: String) async throws -> APIResponse {
-                try await api.send(.post, Path.registrationOptions("reg_x"), bearer: "pkc_x", headers: [Self.forwardedFor: address])
+                try await api.send(
+                    .post,
+                    Path.registrationOptions("reg_x"),
+                    bearer: "pkc_x",
+                    headers: [Self.forwardedFor: address]
+                )
             }
             expectError(try await options(from: "203.0.113.5"), "UNAUTHENTICATED", .unauthorized)
             expectError(try await options(from: "203.0.113.5"), "RATE_LIMITED", .tooManyRequests)
@@ -103,9 +116,19 @@ struct RateLimitTests {
     @Test func withoutATrustedProxyTheForwardedAddressIsIgnored() async throws {
         let server = try TestServer { $0.limits.clientRequestsPerMinute = 1 }
         try await server.withAPI { api in
-            let first = try await api.send(.post, Path.registrationOptions("reg_x"), bearer: "pkc_x", headers: [Self.forwardedFor: "203.0.113.5"])
+            let first = try await api.send(
+                .post,
+                Path.registrationOptions("reg_x"),
+                bearer: "pkc_x",
+                headers: [Self.forwardedFor: "203.0.113.5"]
+            )
             expectError(first, "UNAUTHENTICATED", .unauthorized)
-            let second = try await api.send(.post, Path.registrationOptions("reg_x"), bearer: "pkc_x", headers: [Self.forwardedFor: "198.51.100.7"])
+            let second = try await api.send(
+                .post,
+                Path.registrationOptions("reg_x"),
+                bearer: "pkc_x",
+                headers: [Self.forwardedFor: "198.51.100.7"]
+            )
             expectError(second, "RATE_LIMITED", .tooManyRequests)
         }
     }

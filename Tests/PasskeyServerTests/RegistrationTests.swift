@@ -11,7 +11,9 @@ struct RegistrationTests {
     @Test func registersAPasskeyAndReportsTheAttempt() async throws {
         let server = try TestServer()
         try await server.withAPI { api in
-            let attempt = try await api.createRegistration(NewRegistration(userId: "alice", userName: "alice@example.com", displayName: "Alice"))
+            let attempt = try await api.createRegistration(
+                NewRegistration(userId: "alice", userName: "alice@example.com", displayName: "Alice")
+            )
             #expect(attempt.registrationAttemptId.hasPrefix("reg_"))
             #expect(attempt.clientToken.count >= 22)
 
@@ -45,7 +47,10 @@ struct RegistrationTests {
             // The public key is never part of a credential view.
             #expect(try completed.json()["publicKey"] == nil)
 
-            let status = try await api.backend(.get, Path.registration(attempt.registrationAttemptId)).expect(.ok, RegistrationStatusView.self)
+            let status = try await api.backend(.get, Path.registration(attempt.registrationAttemptId)).expect(
+                .ok,
+                RegistrationStatusView.self
+            )
             #expect(status.registrationAttemptId == attempt.registrationAttemptId)
             #expect(status.userId == "alice")
             #expect(status.status == "completed")
@@ -61,7 +66,9 @@ struct RegistrationTests {
             let path = Path.registration(attempt.registrationAttemptId)
             #expect(try await api.backend(.get, path).expect(.ok, RegistrationStatusView.self).status == "created")
             _ = try await api.registrationOptions(attempt)
-            #expect(try await api.backend(.get, path).expect(.ok, RegistrationStatusView.self).status == "options_issued")
+            #expect(
+                try await api.backend(.get, path).expect(.ok, RegistrationStatusView.self).status == "options_issued"
+            )
             server.clock.advance(by: 601)
             #expect(try await api.backend(.get, path).expect(.ok, RegistrationStatusView.self).status == "expired")
         }
@@ -70,9 +77,15 @@ struct RegistrationTests {
     @Test func aUserKeepsOneUserHandleAcrossRegistrations() async throws {
         let server = try TestServer()
         try await server.withAPI { api in
-            let first = try await api.registrationOptions(try await api.createRegistration(NewRegistration(userId: "alice")))
-            let second = try await api.registrationOptions(try await api.createRegistration(NewRegistration(userId: "alice")))
-            let other = try await api.registrationOptions(try await api.createRegistration(NewRegistration(userId: "bob")))
+            let first = try await api.registrationOptions(
+                try await api.createRegistration(NewRegistration(userId: "alice"))
+            )
+            let second = try await api.registrationOptions(
+                try await api.createRegistration(NewRegistration(userId: "alice"))
+            )
+            let other = try await api.registrationOptions(
+                try await api.createRegistration(NewRegistration(userId: "bob"))
+            )
             #expect(first.user.id == second.user.id)
             #expect(first.user.id != other.user.id)
             #expect(first.challenge != second.challenge)
@@ -89,7 +102,9 @@ struct RegistrationTests {
             try await api.enroll("alice", authenticator: &laptop)
             try await api.enroll("bob", authenticator: &bobs)
 
-            let options = try await api.registrationOptions(try await api.createRegistration(NewRegistration(userId: "alice")))
+            let options = try await api.registrationOptions(
+                try await api.createRegistration(NewRegistration(userId: "alice"))
+            )
             let excluded = options.excludeCredentials ?? []
             #expect(Set(excluded.map(\.id.bytes)) == [phone.credentialID, laptop.credentialID])
             #expect(excluded.allSatisfy { $0.type == .publicKey && $0.transports == [.internal] })
@@ -105,7 +120,11 @@ struct RegistrationTests {
                 let attempt = try await api.createRegistration(NewRegistration(userId: user))
                 let options = try await api.registrationOptions(attempt)
                 let response = try api.registrationResponse(options, authenticator: &phone)
-                expectError(try await api.completeRegistration(attempt, response), "CREDENTIAL_ALREADY_REGISTERED", .conflict)
+                expectError(
+                    try await api.completeRegistration(attempt, response),
+                    "CREDENTIAL_ALREADY_REGISTERED",
+                    .conflict
+                )
             }
             #expect(try await api.credentials(of: "alice").count == 1)
         }
@@ -121,7 +140,10 @@ struct RegistrationTests {
             try await api.enroll("alice", authenticator: &second)
 
             let attempt = try await api.createRegistration(NewRegistration(userId: "alice"))
-            let response = try api.registrationResponse(try await api.registrationOptions(attempt), authenticator: &third)
+            let response = try api.registrationResponse(
+                try await api.registrationOptions(attempt),
+                authenticator: &third
+            )
             expectError(try await api.completeRegistration(attempt, response), "MAX_CREDENTIALS_REACHED", .conflict)
             #expect(try await api.credentials(of: "alice").count == 2)
 
@@ -142,8 +164,14 @@ struct RegistrationTests {
             let response = try api.registrationResponse(options, authenticator: &phone)
             server.clock.advance(by: 601)
             expectError(
-                try await api.client(.post, Path.registrationOptions(attempt.registrationAttemptId), token: attempt.clientToken),
-                "REGISTRATION_ATTEMPT_EXPIRED", .gone)
+                try await api.client(
+                    .post,
+                    Path.registrationOptions(attempt.registrationAttemptId),
+                    token: attempt.clientToken
+                ),
+                "REGISTRATION_ATTEMPT_EXPIRED",
+                .gone
+            )
             expectError(try await api.completeRegistration(attempt, response), "REGISTRATION_ATTEMPT_EXPIRED", .gone)
         }
     }
@@ -153,11 +181,20 @@ struct RegistrationTests {
         try await server.withAPI { api in
             let attempt = try await api.createRegistration(NewRegistration(userId: "alice"))
             var phone = TestAuthenticator()
-            let response = try api.registrationResponse(try await api.registrationOptions(attempt), authenticator: &phone)
+            let response = try api.registrationResponse(
+                try await api.registrationOptions(attempt),
+                authenticator: &phone
+            )
             _ = try await api.completeRegistration(attempt, response).expect(.created, CredentialView.self)
             expectError(
-                try await api.client(.post, Path.registrationOptions(attempt.registrationAttemptId), token: attempt.clientToken),
-                "REGISTRATION_ATTEMPT_CONFLICT", .conflict)
+                try await api.client(
+                    .post,
+                    Path.registrationOptions(attempt.registrationAttemptId),
+                    token: attempt.clientToken
+                ),
+                "REGISTRATION_ATTEMPT_CONFLICT",
+                .conflict
+            )
             expectError(try await api.completeRegistration(attempt, response), "CHALLENGE_CONSUMED", .conflict)
         }
     }
@@ -177,23 +214,66 @@ struct RegistrationTests {
     }
 
     static let rejections: [Rejection] = [
-        Rejection(name: "another origin", code: "ORIGIN_NOT_ALLOWED", modify: { _, clientData in clientData.origin = "https://evil.example" }),
-        Rejection(name: "a cross-origin iframe", code: "ORIGIN_NOT_ALLOWED", modify: { _, clientData in clientData.crossOrigin = true }),
-        Rejection(name: "another RP ID hash", code: "RP_ID_MISMATCH", modify: { authenticatorData, _ in
-            authenticatorData.rpIDHash = AuthenticatorDataBuilder(rpID: "evil.example").rpIDHash
-        }),
-        Rejection(name: "a sign-in response", code: "CEREMONY_TYPE_MISMATCH", modify: { _, clientData in clientData.type = "webauthn.get" }),
+        Rejection(
+            name: "another origin",
+            code: "ORIGIN_NOT_ALLOWED",
+            modify: { _, clientData in clientData.origin = "https://evil.example" }
+        ),
+        Rejection(
+            name: "a cross-origin iframe",
+            code: "ORIGIN_NOT_ALLOWED",
+            modify: { _, clientData in clientData.crossOrigin = true }
+        ),
+        Rejection(
+            name: "another RP ID hash",
+            code: "RP_ID_MISMATCH",
+            modify: { authenticatorData, _ in
+                authenticatorData.rpIDHash = AuthenticatorDataBuilder(rpID: "evil.example").rpIDHash
+            }
+        ),
+        Rejection(
+            name: "a sign-in response",
+            code: "CEREMONY_TYPE_MISMATCH",
+            modify: { _, clientData in clientData.type = "webauthn.get" }
+        ),
         Rejection(name: "no UP flag", code: "USER_PRESENCE_REQUIRED", flags: []),
-        Rejection(name: "no UV when the policy requires it", code: "USER_VERIFICATION_REQUIRED", configure: { $0.policy.userVerification = .required }, flags: [.userPresent]),
-        Rejection(name: "a format the policy leaves out", code: "ATTESTATION_FORMAT_NOT_ALLOWED", configure: { $0.policy.attestationFormats = [.packed] }),
-        Rejection(name: "a broken attestation signature", code: "ATTESTATION_INVALID", attestation: .packedSelf, tamper: { response in
-            // Whitespace the JSON parser accepts, but the attestation signature covers the exact bytes.
-            response.response.clientDataJSON.bytes.insert(0x20, at: 1)
-        }),
-        Rejection(name: "an algorithm not offered", code: "ALGORITHM_NOT_ALLOWED", configure: { $0.policy.algorithms = [-7] }, algorithm: .edDSA),
-        Rejection(name: "a synced passkey when refused", code: "SYNCED_CREDENTIALS_NOT_ALLOWED", configure: { $0.policy.allowSyncedCredentials = false },
-                  flags: [.userPresent, .userVerified, .backupEligible]),
-        Rejection(name: "id differing from rawId", code: "INVALID_REQUEST", tamper: { response in response.id = "not-the-raw-id" }),
+        Rejection(
+            name: "no UV when the policy requires it",
+            code: "USER_VERIFICATION_REQUIRED",
+            configure: { $0.policy.userVerification = .required },
+            flags: [.userPresent]
+        ),
+        Rejection(
+            name: "a format the policy leaves out",
+            code: "ATTESTATION_FORMAT_NOT_ALLOWED",
+            configure: { $0.policy.attestationFormats = [.packed] }
+        ),
+        Rejection(
+            name: "a broken attestation signature",
+            code: "ATTESTATION_INVALID",
+            attestation: .packedSelf,
+            tamper: { response in
+                // Whitespace the JSON parser accepts, but the attestation signature covers the exact bytes.
+                response.response.clientDataJSON.bytes.insert(0x20, at: 1)
+            }
+        ),
+        Rejection(
+            name: "an algorithm not offered",
+            code: "ALGORITHM_NOT_ALLOWED",
+            configure: { $0.policy.algorithms = [-7] },
+            algorithm: .edDSA
+        ),
+        Rejection(
+            name: "a synced passkey when refused",
+            code: "SYNCED_CREDENTIALS_NOT_ALLOWED",
+            configure: { $0.policy.allowSyncedCredentials = false },
+            flags: [.userPresent, .userVerified, .backupEligible]
+        ),
+        Rejection(
+            name: "id differing from rawId",
+            code: "INVALID_REQUEST",
+            tamper: { response in response.id = "not-the-raw-id" }
+        ),
     ]
 
     @Test(arguments: rejections)
@@ -205,10 +285,20 @@ struct RegistrationTests {
             var phone = TestAuthenticator(algorithm: rejection.algorithm)
             phone.userHandle = options.user.id.bytes
             var response = try phone.registrationResponse(
-                challenge: options.challenge.bytes, origin: server.origin, rpID: server.rpID, attestation: rejection.attestation,
-                flags: rejection.flags, modify: rejection.modify)
+                challenge: options.challenge.bytes,
+                origin: server.origin,
+                rpID: server.rpID,
+                attestation: rejection.attestation,
+                flags: rejection.flags,
+                modify: rejection.modify
+            )
             rejection.tamper(&response)
-            expectError(try await api.completeRegistration(attempt, response), rejection.code, .badRequest, retryable: false)
+            expectError(
+                try await api.completeRegistration(attempt, response),
+                rejection.code,
+                .badRequest,
+                retryable: false
+            )
             #expect(try await api.credentials(of: "alice").isEmpty)
 
             // The attempt failed, not ended: new options and a good response complete it.
@@ -216,7 +306,11 @@ struct RegistrationTests {
             var good = TestAuthenticator()
             good.userHandle = retry.user.id.bytes
             let goodResponse = try good.registrationResponse(
-                challenge: retry.challenge.bytes, origin: server.origin, rpID: server.rpID, attestation: .packedSelf)
+                challenge: retry.challenge.bytes,
+                origin: server.origin,
+                rpID: server.rpID,
+                attestation: .packedSelf
+            )
             let accepted = try await api.completeRegistration(attempt, goodResponse)
             #expect(accepted.status == .created, "\(accepted)")
         }

@@ -21,29 +21,77 @@ struct RequestValidationTests {
         BadRequest(why: "no userName", path: "/v1/registrations", json: #"{"userId": "alice"}"#),
         BadRequest(why: "null userName", path: "/v1/registrations", json: #"{"userId": "alice", "userName": null}"#),
         BadRequest(why: "an empty userId", path: "/v1/registrations", json: #"{"userId": "", "userName": "alice"}"#),
-        BadRequest(why: "a userId with a space", path: "/v1/registrations", json: #"{"userId": "al ice", "userName": "alice"}"#),
-        BadRequest(why: "a userId with a slash", path: "/v1/registrations", json: #"{"userId": "al/ice", "userName": "alice"}"#),
-        BadRequest(why: "a non-ASCII userId", path: "/v1/registrations", json: #"{"userId": "alïce", "userName": "alice"}"#),
-        BadRequest(why: "a 129-character userId", path: "/v1/registrations",
-                   json: #"{"userId": "\#(String(repeating: "u", count: 129))", "userName": "alice"}"#),
+        BadRequest(
+            why: "a userId with a space",
+            path: "/v1/registrations",
+            json: #"{"userId": "al ice", "userName": "alice"}"#
+        ),
+        BadRequest(
+            why: "a userId with a slash",
+            path: "/v1/registrations",
+            json: #"{"userId": "al/ice", "userName": "alice"}"#
+        ),
+        BadRequest(
+            why: "a non-ASCII userId",
+            path: "/v1/registrations",
+            json: #"{"userId": "alïce", "userName": "alice"}"#
+        ),
+        BadRequest(
+            why: "a 129-character userId",
+            path: "/v1/registrations",
+            json: #"{"userId": "\#(String(repeating: "u", count: 129))", "userName": "alice"}"#
+        ),
         BadRequest(why: "a blank userName", path: "/v1/registrations", json: #"{"userId": "alice", "userName": "  "}"#),
-        BadRequest(why: "a control character in userName", path: "/v1/registrations", json: #"{"userId": "alice", "userName": "a\u0007"}"#),
-        BadRequest(why: "a 257-character displayName", path: "/v1/registrations",
-                   json: #"{"userId": "alice", "userName": "alice", "displayName": "\#(String(repeating: "d", count: 257))"}"#),
-        BadRequest(why: "identity verification without a provider", path: "/v1/registrations",
-                   json: #"{"userId": "alice", "userName": "alice", "identityVerification": "required"}"#),
-        BadRequest(why: "an unknown identity verification", path: "/v1/registrations",
-                   json: #"{"userId": "alice", "userName": "alice", "identityVerification": "maybe"}"#),
-        BadRequest(why: "an unknown finalize", path: "/v1/registrations", json: #"{"userId": "alice", "userName": "alice", "finalize": "later"}"#),
-        BadRequest(why: "finalize as a boolean", path: "/v1/registrations", json: #"{"userId": "alice", "userName": "alice", "finalize": true}"#),
+        BadRequest(
+            why: "a control character in userName",
+            path: "/v1/registrations",
+            json: #"{"userId": "alice", "userName": "a\u0007"}"#
+        ),
+        BadRequest(
+            why: "a 257-character displayName",
+            path: "/v1/registrations",
+            json: #"{"userId": "alice", "userName": "alice", "displayName": "\#(String(repeating: "d", count: 257))"}"#
+        ),
+        BadRequest(
+            why: "identity verification without a provider",
+            path: "/v1/registrations",
+            json: #"{"userId": "alice", "userName": "alice", "identityVerification": "required"}"#
+        ),
+        BadRequest(
+            why: "an unknown identity verification",
+            path: "/v1/registrations",
+            json: #"{"userId": "alice", "userName": "alice", "identityVerification": "maybe"}"#
+        ),
+        BadRequest(
+            why: "an unknown finalize",
+            path: "/v1/registrations",
+            json: #"{"userId": "alice", "userName": "alice", "finalize": "later"}"#
+        ),
+        BadRequest(
+            why: "finalize as a boolean",
+            path: "/v1/registrations",
+            json: #"{"userId": "alice", "userName": "alice", "finalize": true}"#
+        ),
         BadRequest(why: "an unknown mode", path: "/v1/authentications", json: #"{"userId": "alice", "mode": "sudo"}"#),
-        BadRequest(why: "a transaction", path: "/v1/authentications", json: #"{"userId": "alice", "transaction": "Pay 10 EUR"}"#),
+        BadRequest(
+            why: "a transaction",
+            path: "/v1/authentications",
+            json: #"{"userId": "alice", "transaction": "Pay 10 EUR"}"#
+        ),
         BadRequest(why: "a bad userId in a sign-in", path: "/v1/authentications", json: #"{"userId": "a b"}"#),
-        BadRequest(why: "an action with a control character", path: "/v1/authentications", json: #"{"userId": "alice", "action": "log\nin"}"#),
+        BadRequest(
+            why: "an action with a control character",
+            path: "/v1/authentications",
+            json: #"{"userId": "alice", "action": "log\nin"}"#
+        ),
         BadRequest(why: "a blank action", path: "/v1/authentications", json: #"{"action": " "}"#),
         BadRequest(why: "an array body", path: "/v1/authentications", json: #"[{"userId": "alice"}]"#),
         BadRequest(why: "no resultToken", path: "/v1/authentications/auth_x/redeem", json: #"{}"#),
-        BadRequest(why: "a number for resultToken", path: "/v1/authentications/auth_x/redeem", json: #"{"resultToken": 1}"#),
+        BadRequest(
+            why: "a number for resultToken",
+            path: "/v1/authentications/auth_x/redeem",
+            json: #"{"resultToken": 1}"#
+        ),
         BadRequest(why: "a number for a name", path: "/v1/credentials/AAAA", json: #"{"name": 5}"#, method: .patch),
         BadRequest(why: "no name", path: "/v1/credentials/AAAA", json: #"{"label": "x"}"#, method: .patch),
     ]
@@ -54,7 +102,12 @@ struct RequestValidationTests {
         try await server.withAPI { api in
             var phone = TestAuthenticator()
             try await api.enroll("alice", authenticator: &phone)
-            expectError(try await api.backend(bad.method, bad.path, json: bad.json), "INVALID_REQUEST", .badRequest, retryable: false)
+            expectError(
+                try await api.backend(bad.method, bad.path, json: bad.json),
+                "INVALID_REQUEST",
+                .badRequest,
+                retryable: false
+            )
         }
     }
 
@@ -73,12 +126,30 @@ struct RequestValidationTests {
     static let badCompletions: [(why: String, json: String)] = [
         ("no credential", #"{}"#),
         ("a string credential", #"{"credential": "x"}"#),
-        ("rawId not base64url", #"{"credential": {"id": "x", "rawId": "!!!", "type": "public-key", "clientExtensionResults": {}, "response": {"clientDataJSON": "e30", "attestationObject": "oA", "authenticatorData": "AA", "signature": "AA"}}}"#),
-        ("clientDataJSON not base64url", #"{"credential": {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "clientExtensionResults": {}, "response": {"clientDataJSON": "e30=*", "attestationObject": "oA", "authenticatorData": "AA", "signature": "AA"}}}"#),
-        ("padded base64", #"{"credential": {"id": "AAAA", "rawId": "AA==", "type": "public-key", "clientExtensionResults": {}, "response": {"clientDataJSON": "e30", "attestationObject": "oA", "authenticatorData": "AA", "signature": "AA"}}}"#),
-        ("no response", #"{"credential": {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "clientExtensionResults": {}}}"#),
-        ("clientDataJSON not JSON", #"{"credential": {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "clientExtensionResults": {}, "response": {"clientDataJSON": "AAAA", "attestationObject": "oA", "authenticatorData": "AA", "signature": "AA"}}}"#),
-        ("clientDataJSON without a challenge", #"{"credential": {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "clientExtensionResults": {}, "response": {"clientDataJSON": "e30", "attestationObject": "oA", "authenticatorData": "AA", "signature": "AA"}}}"#),
+        (
+            "rawId not base64url",
+            #"{"credential": {"id": "x", "rawId": "!!!", "type": "public-key", "clientExtensionResults": {}, "response": {"clientDataJSON": "e30", "attestationObject": "oA", "authenticatorData": "AA", "signature": "AA"}}}"#
+        ),
+        (
+            "clientDataJSON not base64url",
+            #"{"credential": {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "clientExtensionResults": {}, "response": {"clientDataJSON": "e30=*", "attestationObject": "oA", "authenticatorData": "AA", "signature": "AA"}}}"#
+        ),
+        (
+            "padded base64",
+            #"{"credential": {"id": "AAAA", "rawId": "AA==", "type": "public-key", "clientExtensionResults": {}, "response": {"clientDataJSON": "e30", "attestationObject": "oA", "authenticatorData": "AA", "signature": "AA"}}}"#
+        ),
+        (
+            "no response",
+            #"{"credential": {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "clientExtensionResults": {}}}"#
+        ),
+        (
+            "clientDataJSON not JSON",
+            #"{"credential": {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "clientExtensionResults": {}, "response": {"clientDataJSON": "AAAA", "attestationObject": "oA", "authenticatorData": "AA", "signature": "AA"}}}"#
+        ),
+        (
+            "clientDataJSON without a challenge",
+            #"{"credential": {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "clientExtensionResults": {}, "response": {"clientDataJSON": "e30", "attestationObject": "oA", "authenticatorData": "AA", "signature": "AA"}}}"#
+        ),
     ]
 
     @Test(arguments: badCompletions)
@@ -91,13 +162,28 @@ struct RequestValidationTests {
             _ = try await api.registrationOptions(attempt)
             let (session, _) = try await api.signInSession(userID: "alice")
             for response in [
-                try await api.client(.post, Path.registrationComplete(attempt.registrationAttemptId), token: attempt.clientToken, json: json),
-                try await api.client(.post, Path.authenticationComplete(session.biometricPasskeySessionId), token: session.clientToken, json: json),
+                try await api.client(
+                    .post,
+                    Path.registrationComplete(attempt.registrationAttemptId),
+                    token: attempt.clientToken,
+                    json: json
+                ),
+                try await api.client(
+                    .post,
+                    Path.authenticationComplete(session.biometricPasskeySessionId),
+                    token: session.clientToken,
+                    json: json
+                ),
             ] {
                 expectError(response, "INVALID_REQUEST", .badRequest)
             }
             // Nothing was consumed: the ceremonies still complete.
-            #expect(try await api.completeSignIn(session, api.assertion(try await api.authenticationOptions(session), authenticator: &phone)).status == .ok)
+            #expect(
+                try await api.completeSignIn(
+                    session,
+                    api.assertion(try await api.authenticationOptions(session), authenticator: &phone)
+                ).status == .ok
+            )
         }
     }
 
@@ -106,14 +192,26 @@ struct RequestValidationTests {
         try await server.withAPI { api in
             let padding = String(repeating: "x", count: 2048)
             let large = #"{"userId": "alice", "userName": "alice", "displayName": "\#(padding)"}"#
-            expectError(try await api.backend(.post, "/v1/registrations", json: large), "PAYLOAD_TOO_LARGE", .contentTooLarge, retryable: false)
+            expectError(
+                try await api.backend(.post, "/v1/registrations", json: large),
+                "PAYLOAD_TOO_LARGE",
+                .contentTooLarge,
+                retryable: false
+            )
             let session = try await api.backend(.post, "/v1/registrations", body: NewRegistration(userId: "alice"))
             let attempt = try session.expect(.created, RegistrationAttempt.self)
             _ = try await api.registrationOptions(attempt)
             let hugeCompletion = #"{"credential": {"id": "\#(padding)"}}"#
             expectError(
-                try await api.client(.post, Path.registrationComplete(attempt.registrationAttemptId), token: attempt.clientToken, json: hugeCompletion),
-                "PAYLOAD_TOO_LARGE", .contentTooLarge)
+                try await api.client(
+                    .post,
+                    Path.registrationComplete(attempt.registrationAttemptId),
+                    token: attempt.clientToken,
+                    json: hugeCompletion
+                ),
+                "PAYLOAD_TOO_LARGE",
+                .contentTooLarge
+            )
             // Just under the limit is fine.
             let fits = #"{"userId": "bob", "userName": "bob", "displayName": "\#(String(repeating: "y", count: 200))"}"#
             #expect(try await api.backend(.post, "/v1/registrations", json: fits).status == .created)

@@ -30,7 +30,10 @@ struct RobustnessTests {
     }
 
     static let megabyte = String(repeating: "A", count: 1024 * 1024)
-    static let members = ["userId", "userName", "displayName", "credentialName", "finalize", "mode", "action", "resultToken", "name", "credential"]
+    static let members = [
+        "userId", "userName", "displayName", "credentialName", "finalize", "mode", "action", "resultToken", "name",
+        "credential",
+    ]
 
     static let inputs: [HostileInput] = [
         HostileInput("an empty body", ""),
@@ -40,38 +43,83 @@ struct RobustnessTests {
         HostileInput("a number", "42"),
         HostileInput("a string", #""alice""#),
         HostileInput("an empty array", "[]"),
-        HostileInput("an array of objects", #"[{"userId": "alice", "userName": "alice", "name": "x", "resultToken": "x"}]"#),
+        HostileInput(
+            "an array of objects",
+            #"[{"userId": "alice", "userName": "alice", "name": "x", "resultToken": "x"}]"#
+        ),
         HostileInput("an empty object", "{}", validFor: ["/v1/authentications"]),
-        HostileInput("null members", "{" + members.map { "\"\($0)\": null" }.joined(separator: ", ") + "}", validFor: ["/v1/authentications"]),
+        HostileInput(
+            "null members",
+            "{" + members.map { "\"\($0)\": null" }.joined(separator: ", ") + "}",
+            validFor: ["/v1/authentications"]
+        ),
         HostileInput("huge numbers", "{" + members.map { "\"\($0)\": 1e999999" }.joined(separator: ", ") + "}"),
-        HostileInput("huge integers", "{" + members.map { "\"\($0)\": \(String(repeating: "9", count: 400))" }.joined(separator: ", ") + "}"),
-        HostileInput("negative zero and exponents", "{" + members.map { "\"\($0)\": -0.0e-999" }.joined(separator: ", ") + "}"),
+        HostileInput(
+            "huge integers",
+            "{" + members.map { "\"\($0)\": \(String(repeating: "9", count: 400))" }.joined(separator: ", ") + "}"
+        ),
+        HostileInput(
+            "negative zero and exponents",
+            "{" + members.map { "\"\($0)\": -0.0e-999" }.joined(separator: ", ") + "}"
+        ),
         HostileInput("arrays for strings", "{" + members.map { "\"\($0)\": [\"a\"]" }.joined(separator: ", ") + "}"),
-        HostileInput("objects for strings", "{" + members.filter { $0 != "credential" }.map { "\"\($0)\": {}" }.joined(separator: ", ") + "}"),
-        HostileInput("deeply nested arrays", String(repeating: "[", count: 20_000) + String(repeating: "]", count: 20_000)),
-        HostileInput("deeply nested objects", String(repeating: #"{"credential":"#, count: 4_000) + "1" + String(repeating: "}", count: 4_000)),
+        HostileInput(
+            "objects for strings",
+            "{" + members.filter { $0 != "credential" }.map { "\"\($0)\": {}" }.joined(separator: ", ") + "}"
+        ),
+        HostileInput(
+            "deeply nested arrays",
+            String(repeating: "[", count: 20_000) + String(repeating: "]", count: 20_000)
+        ),
+        HostileInput(
+            "deeply nested objects",
+            String(repeating: #"{"credential":"#, count: 4_000) + "1" + String(repeating: "}", count: 4_000)
+        ),
         HostileInput("an unterminated nesting", String(repeating: "[", count: 60_000)),
-        HostileInput("a 1 MB string", #"{"userId": "\#(megabyte)", "userName": "\#(megabyte)", "name": "\#(megabyte)", "resultToken": "\#(megabyte)"}"#),
+        HostileInput(
+            "a 1 MB string",
+            #"{"userId": "\#(megabyte)", "userName": "\#(megabyte)", "name": "\#(megabyte)", "resultToken": "\#(megabyte)"}"#
+        ),
         HostileInput("a 1 MB body of white space", String(repeating: " ", count: 1024 * 1024)),
-        HostileInput("invalid UTF-8", bytes: Array("{".utf8) + members.map { Array("\"\($0)\": \"".utf8) + [0xFF, 0xFE, 0xC3, 0x28] + Array("\"".utf8) }
-            .joined(separator: Array(", ".utf8)) + Array("}".utf8)),
-        HostileInput("an overlong UTF-8 encoding", bytes: Array(#"{"userId": ""#.utf8) + [0xC0, 0xAF] + Array(#"", "userName": "a"}"#.utf8)),
+        HostileInput(
+            "invalid UTF-8",
+            bytes: Array("{".utf8)
+                + members.map { Array("\"\($0)\": \"".utf8) + [0xFF, 0xFE, 0xC3, 0x28] + Array("\"".utf8) }
+                .joined(separator: Array(", ".utf8)) + Array("}".utf8)
+        ),
+        HostileInput(
+            "an overlong UTF-8 encoding",
+            bytes: Array(#"{"userId": ""#.utf8) + [0xC0, 0xAF] + Array(#"", "userName": "a"}"#.utf8)
+        ),
         HostileInput("a lone surrogate", #"{"userId": "\ud800", "userName": "\udfff", "name": 5}"#),
-        HostileInput("a NUL byte", bytes: Array(#"{"userId": "a"#.utf8) + [0x00] + Array(#"b", "userName": "a"}"#.utf8)),
+        HostileInput(
+            "a NUL byte",
+            bytes: Array(#"{"userId": "a"#.utf8) + [0x00] + Array(#"b", "userName": "a"}"#.utf8)
+        ),
         HostileInput("truncated JSON", #"{"userId": "alice", "userName": "al"#),
         HostileInput("a trailing comma", #"{"userId": "alice",}"#, validFor: ["/v1/authentications"]),
         HostileInput("trailing garbage", #"{"resultToken": 1} {"#),
         HostileInput("single quotes", #"{'userId': 'alice'}"#),
         HostileInput("a BOM and comments", "\u{FEFF}{/* hi */}"),
-        HostileInput("a form", "userId=alice&userName=alice&name=x&resultToken=x", contentType: "application/x-www-form-urlencoded"),
+        HostileInput(
+            "a form",
+            "userId=alice&userName=alice&name=x&resultToken=x",
+            contentType: "application/x-www-form-urlencoded"
+        ),
         HostileInput("XML", "<registration><userId>alice</userId></registration>", contentType: "application/xml"),
-        HostileInput("multipart", "--b\r\nContent-Disposition: form-data; name=\"userId\"\r\n\r\nalice\r\n--b--", contentType: "multipart/form-data; boundary=b"),
+        HostileInput(
+            "multipart",
+            "--b\r\nContent-Disposition: form-data; name=\"userId\"\r\n\r\nalice\r\n--b--",
+            contentType: "multipart/form-data; boundary=b"
+        ),
         HostileInput("binary", bytes: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }),
     ]
 
     /// Creates a user with a passkey, a registration attempt and a sign-in session with options issued, and
     /// returns every POST and PATCH route with its credentials; `readsBody` marks the routes that decode a body.
-    static func routes(_ api: API) async throws -> [(method: HTTPRequest.Method, path: String, bearer: String, readsBody: Bool)] {
+    static func routes(
+        _ api: API
+    ) async throws -> [(method: HTTPRequest.Method, path: String, bearer: String, readsBody: Bool)] {
         var phone = TestAuthenticator()
         let credential = try await api.enroll("alice", authenticator: &phone)
         let attempt = try await api.createRegistration(NewRegistration(userId: "alice", finalize: "explicit"))
@@ -99,16 +147,28 @@ struct RobustnessTests {
         let server = try TestServer()
         try await server.withAPI { api in
             let routes = try await Self.routes(api)
-            #expect(routes.count == RoutingTests.coveredRoutes.filter { $0.hasPrefix("POST") || $0.hasPrefix("PATCH") }.count)
+            #expect(
+                routes.count
+                    == RoutingTests.coveredRoutes.filter { $0.hasPrefix("POST") || $0.hasPrefix("PATCH") }.count
+            )
             for route in routes {
-                let response = try await api.send(route.method, route.path, bearer: route.bearer, body: input.body, contentType: input.contentType)
+                let response = try await api.send(
+                    route.method,
+                    route.path,
+                    bearer: route.bearer,
+                    body: input.body,
+                    contentType: input.contentType
+                )
                 #expect(response.status.code < 500, "\(route.method) \(route.path): \(response)")
                 #expect(response.headers[.contentType] == "application/json", "\(route.path)")
                 #expect((try? response.json()) != nil, "\(route.path): not JSON: \(response.text.prefix(200))")
                 if input.validFor.contains(route.path) {
                     #expect(response.status.code < 300, "\(route.path): \(response)")
                 } else if route.readsBody {
-                    #expect(["INVALID_REQUEST", "PAYLOAD_TOO_LARGE"].contains(errorCode(response)), "\(route.path): \(response.text.prefix(300))")
+                    #expect(
+                        ["INVALID_REQUEST", "PAYLOAD_TOO_LARGE"].contains(errorCode(response)),
+                        "\(route.path): \(response.text.prefix(300))"
+                    )
                     expectError(response, errorCode(response) ?? "INVALID_REQUEST", response.status)
                 } else if response.status.code >= 400 {
                     expectError(response, errorCode(response) ?? "?", response.status)

@@ -39,12 +39,16 @@ struct RoutingTests {
         #expect(Set(routes) == Self.coveredRoutes)
         #expect(routes.count == Set(routes).count, "a route is listed twice")
         for route in table {
-            let expected: Route.Access = route.path.hasPrefix("/v1/client/") ? .client : route.path.hasPrefix("/v1/") ? .backend : .open
+            let expected: Route.Access =
+                route.path.hasPrefix("/v1/client/") ? .client : route.path.hasPrefix("/v1/") ? .backend : .open
             #expect(route.access == expected, "\(route.path)")
         }
     }
 
-    @Test(arguments: ["/", "/v1", "/v1/nothing", "/v1/registrations/reg_x/nothing", "/v1/client/registrations", "/.well-known/other", "/health/x"])
+    @Test(arguments: [
+        "/", "/v1", "/v1/nothing", "/v1/registrations/reg_x/nothing", "/v1/client/registrations", "/.well-known/other",
+        "/health/x",
+    ])
     func unknownPathsAreNotFound(_ path: String) async throws {
         let server = try TestServer()
         try await server.withAPI { api in
@@ -56,8 +60,10 @@ struct RoutingTests {
     /// A known path asked with another method is 405 `METHOD_NOT_ALLOWED`, with `Allow` listing the methods it takes.
     @Test(arguments: [
         (HTTPRequest.Method.put, "/v1/registrations", "POST"), (.get, "/v1/registrations", "POST"),
-        (.delete, "/v1/registrations/reg_x", "GET"), (.get, "/v1/authentications", "POST"), (.put, "/v1/credentials/AAAA", "GET, PATCH, DELETE"),
-        (.post, "/health", "GET"), (.delete, "/.well-known/webauthn", "GET"), (.get, "/v1/client/registrations/reg_x/options", "POST"),
+        (.delete, "/v1/registrations/reg_x", "GET"), (.get, "/v1/authentications", "POST"),
+        (.put, "/v1/credentials/AAAA", "GET, PATCH, DELETE"),
+        (.post, "/health", "GET"), (.delete, "/.well-known/webauthn", "GET"),
+        (.get, "/v1/client/registrations/reg_x/options", "POST"),
         (.post, "/v1/users/alice", "DELETE"),
     ])
     func anotherMethodIsNotAllowed(_ method: HTTPRequest.Method, _ path: String, _ allowed: String) async throws {
@@ -75,13 +81,25 @@ struct RoutingTests {
             expectError(try await api.backend(.get, Path.registration("reg_unknown")), "NOT_FOUND", .notFound)
             expectError(try await api.backend(.post, "/v1/registrations/reg_unknown/finalize"), "NOT_FOUND", .notFound)
             expectError(try await api.backend(.post, "/v1/registrations/reg_unknown/abort"), "NOT_FOUND", .notFound)
-            expectError(try await api.backend(.post, Path.redeem("auth_unknown"), body: Redeem(resultToken: "pkr_x")), "NOT_FOUND", .notFound)
+            expectError(
+                try await api.backend(.post, Path.redeem("auth_unknown"), body: Redeem(resultToken: "pkr_x")),
+                "NOT_FOUND",
+                .notFound
+            )
             expectError(try await api.backend(.get, Path.userCredentials("nobody")), "NOT_FOUND", .notFound)
             expectError(try await api.backend(.delete, "/v1/users/nobody"), "NOT_FOUND", .notFound)
             expectError(try await api.backend(.get, Path.credential("AAAAAAAA")), "CREDENTIAL_NOT_FOUND", .notFound)
-            expectError(try await api.backend(.post, "/v1/authentications", body: NewAuthentication(userId: "nobody")), "NOT_FOUND", .notFound)
+            expectError(
+                try await api.backend(.post, "/v1/authentications", body: NewAuthentication(userId: "nobody")),
+                "NOT_FOUND",
+                .notFound
+            )
             // On the client API an unknown flow looks like a wrong token.
-            expectError(try await api.client(.post, Path.registrationOptions("reg_unknown"), token: "pkc_x"), "UNAUTHENTICATED", .unauthorized)
+            expectError(
+                try await api.client(.post, Path.registrationOptions("reg_unknown"), token: "pkc_x"),
+                "UNAUTHENTICATED",
+                .unauthorized
+            )
         }
     }
 

@@ -12,7 +12,9 @@ import WebAuthn
 struct SQLiteStoreTests {
     /// A fresh database file in its own temporary folder, closed and removed after `body`.
     static func withDatabase<Value>(_ body: (String) async throws -> Value) async throws -> Value {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("passkey-server-tests-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "passkey-server-tests-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         return try await body(folder.appendingPathComponent("passkeys.sqlite").path)
@@ -20,7 +22,9 @@ struct SQLiteStoreTests {
 
     /// Opens the file, runs `body` against a server on it, and closes the store however `body` ends.
     static func withServer<Value: Sendable>(
-        path: String, configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (TestServer, API) async throws -> Value
+        path: String,
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (TestServer, API) async throws -> Value
     ) async throws -> Value {
         let store = try await SQLitePasskeyStore.open(path: path)
         do {
@@ -39,7 +43,10 @@ struct SQLiteStoreTests {
             let (phoneID, laptop) = try await Self.withServer(path: path) { server, api in
                 var phone = TestAuthenticator()
                 var laptop = TestAuthenticator()
-                let first = try await api.enroll(NewRegistration(userId: "alice", displayName: "Alice"), authenticator: &phone)
+                let first = try await api.enroll(
+                    NewRegistration(userId: "alice", displayName: "Alice"),
+                    authenticator: &phone
+                )
                 #expect(first.name == "Passkey")
                 server.clock.advance(by: 1)
                 try await api.enroll("alice", authenticator: &laptop, name: "Laptop")
@@ -57,19 +64,38 @@ struct SQLiteStoreTests {
 
                 // List, rename, revoke.
                 #expect(try await api.credentials(of: "alice").map(\.name) == ["Passkey", "Laptop"])
-                let renamed = try await api.backend(.patch, Path.credential(phone.credentialIDText), body: Rename(name: "Phone"))
+                let renamed = try await api.backend(
+                    .patch,
+                    Path.credential(phone.credentialIDText),
+                    body: Rename(name: "Phone")
+                )
                 #expect(try renamed.expect(.ok, CredentialView.self).name == "Phone")
-                expectError(try await api.backend(.patch, Path.credential(laptop.credentialIDText), body: Rename(name: "PHONE")), "CREDENTIAL_NAME_DUPLICATE", .conflict)
+                expectError(
+                    try await api.backend(
+                        .patch,
+                        Path.credential(laptop.credentialIDText),
+                        body: Rename(name: "PHONE")
+                    ),
+                    "CREDENTIAL_NAME_DUPLICATE",
+                    .conflict
+                )
                 #expect(try await api.backend(.delete, Path.credential(phone.credentialIDText)).status == .noContent)
                 #expect(try await api.credentials(of: "alice").map(\.name) == ["Laptop"])
                 let (session, options) = try await api.signInSession(userID: nil)
-                expectError(try await api.completeSignIn(session, api.assertion(options, authenticator: &phone)), "CREDENTIAL_INACTIVE", .forbidden)
+                expectError(
+                    try await api.completeSignIn(session, api.assertion(options, authenticator: &phone)),
+                    "CREDENTIAL_INACTIVE",
+                    .forbidden
+                )
 
                 // Explicit finalize on SQLite.
                 server.clock.advance(by: 1)
                 var key = TestAuthenticator()
                 let attempt = try await ExplicitFinalizeTests.reserve(api, &key)
-                #expect(try await api.backend(.post, "/v1/registrations/\(attempt.registrationAttemptId)/finalize").status == .ok)
+                #expect(
+                    try await api.backend(.post, "/v1/registrations/\(attempt.registrationAttemptId)/finalize").status
+                        == .ok
+                )
                 return (phone.credentialIDText, laptop)
             }
 
@@ -78,12 +104,22 @@ struct SQLiteStoreTests {
                 var laptop = laptop
                 let credentials = try await api.credentials(of: "alice")
                 #expect(credentials.map(\.name) == ["Laptop", "Passkey"])
-                #expect(try await api.backend(.get, Path.credential(phoneID)).expect(.ok, CredentialView.self).status == "revoked")
+                #expect(
+                    try await api.backend(.get, Path.credential(phoneID)).expect(.ok, CredentialView.self).status
+                        == "revoked"
+                )
                 // The counter was kept: the laptop signs in with its next value, a copy with an old one is refused.
                 var stale = laptop
-                #expect(try await api.signIn(userID: "alice", authenticator: &laptop).credentialId == laptop.credentialIDText)
+                #expect(
+                    try await api.signIn(userID: "alice", authenticator: &laptop).credentialId
+                        == laptop.credentialIDText
+                )
                 let (session, options) = try await api.signInSession(userID: "alice")
-                expectError(try await api.completeSignIn(session, api.assertion(options, authenticator: &stale)), "CREDENTIAL_CLONE_SUSPECTED", .badRequest)
+                expectError(
+                    try await api.completeSignIn(session, api.assertion(options, authenticator: &stale)),
+                    "CREDENTIAL_CLONE_SUSPECTED",
+                    .badRequest
+                )
                 let actions = try await api.auditEvents(query: "?limit=500").events.map(\.action)
                 #expect(actions.contains("credential.renamed"))
                 #expect(actions.contains("registration.finalized"))
@@ -96,7 +132,9 @@ struct SQLiteStoreTests {
     }
 
     static func withServer<Value: Sendable>(
-        _ kind: StoreKind, configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (TestServer, API) async throws -> Value
+        _ kind: StoreKind,
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (TestServer, API) async throws -> Value
     ) async throws -> Value {
         switch kind {
         case .memory:
@@ -131,7 +169,9 @@ struct SQLiteStoreTests {
             }
             let token = try #require(winners.first).decode(SignInCompletion.self).resultToken
             #expect(try await api.redeem(session, token).status == .ok)
-            let completions = try await api.auditEvents(query: "?limit=500").events.filter { $0.action == "authentication.completed" }
+            let completions = try await api.auditEvents(query: "?limit=500").events.filter {
+                $0.action == "authentication.completed"
+            }
             #expect(completions.count == 1)
         }
     }
@@ -141,7 +181,10 @@ struct SQLiteStoreTests {
         try await Self.withServer(kind) { server, api in
             let attempt = try await api.createRegistration(NewRegistration(userId: "alice"))
             var phone = TestAuthenticator()
-            let response = try api.registrationResponse(try await api.registrationOptions(attempt), authenticator: &phone)
+            let response = try api.registrationResponse(
+                try await api.registrationOptions(attempt),
+                authenticator: &phone
+            )
 
             let results = try await withThrowingTaskGroup(of: APIResponse.self) { group in
                 for _ in 0..<Self.contenders {
@@ -160,13 +203,22 @@ struct SQLiteStoreTests {
     /// DESIGN §3.6: the limit holds when a user's devices register at the same moment.
     @Test(arguments: StoreKind.allCases)
     func concurrentRegistrationsRespectTheLimit(_ kind: StoreKind) async throws {
-        try await Self.withServer(kind, configure: { $0.policy.maxCredentialsPerUser = 3 }) { server, api in
+        let limitOfThree: (inout ServerConfiguration) -> Void = { $0.policy.maxCredentialsPerUser = 3 }
+        try await Self.withServer(kind, configure: limitOfThree) { server, api in
             // Ten devices, each with its own attempt and options, complete at once.
             var prepared: [(RegistrationAttempt, RegistrationResponseJSON, String)] = []
             for index in 0..<10 {
                 let attempt = try await api.createRegistration(NewRegistration(userId: "alice"))
                 var device = TestAuthenticator()
-                prepared.append((attempt, try api.registrationResponse(try await api.registrationOptions(attempt), authenticator: &device), "Device \(index)"))
+                prepared.append(
+                    (
+                        attempt,
+                        try api.registrationResponse(
+                            try await api.registrationOptions(attempt),
+                            authenticator: &device
+                        ), "Device \(index)"
+                    )
+                )
             }
             let ready = prepared
             let results = try await withThrowingTaskGroup(of: APIResponse.self) { group in
@@ -192,7 +244,12 @@ struct SQLiteStoreTests {
             for _ in 0..<8 {
                 let attempt = try await api.createRegistration(NewRegistration(userId: "alice"))
                 var device = TestAuthenticator()
-                prepared.append((attempt, try api.registrationResponse(try await api.registrationOptions(attempt), authenticator: &device)))
+                prepared.append(
+                    (
+                        attempt,
+                        try api.registrationResponse(try await api.registrationOptions(attempt), authenticator: &device)
+                    )
+                )
             }
             let ready = prepared
             let results = try await withThrowingTaskGroup(of: APIResponse.self) { group in
@@ -213,7 +270,10 @@ struct SQLiteStoreTests {
             var phone = TestAuthenticator()
             try await api.enroll("alice", authenticator: &phone)
             let (session, options) = try await api.signInSession(userID: "alice")
-            let token = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone)).expect(.ok, SignInCompletion.self).resultToken
+            let token = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone)).expect(
+                .ok,
+                SignInCompletion.self
+            ).resultToken
             let results = try await withThrowingTaskGroup(of: APIResponse.self) { group in
                 for _ in 0..<Self.contenders {
                     group.addTask { try await api.redeem(session, token) }
@@ -235,7 +295,12 @@ struct SQLiteStoreTests {
             let id = attempt.registrationAttemptId
             let results = try await withThrowingTaskGroup(of: APIResponse.self) { group in
                 for index in 0..<20 {
-                    group.addTask { try await api.backend(.post, "/v1/registrations/\(id)/\(index.isMultiple(of: 2) ? "finalize" : "abort")") }
+                    group.addTask {
+                        try await api.backend(
+                            .post,
+                            "/v1/registrations/\(id)/\(index.isMultiple(of: 2) ? "finalize" : "abort")"
+                        )
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -251,7 +316,10 @@ struct SQLiteStoreTests {
     }
 
     /// Runs `count` copies of `call` at once.
-    static func race(_ count: Int, _ call: @escaping @Sendable () async throws -> APIResponse) async throws -> [APIResponse] {
+    static func race(
+        _ count: Int,
+        _ call: @escaping @Sendable () async throws -> APIResponse
+    ) async throws -> [APIResponse] {
         try await withThrowingTaskGroup(of: APIResponse.self) { group in
             for _ in 0..<count { group.addTask { try await call() } }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -271,17 +339,32 @@ struct SQLiteStoreTests {
             // Two passkeys renamed to one name at once: one gets it.
             let renames = try await withThrowingTaskGroup(of: APIResponse.self) { group in
                 for credential in [phoneCredential, laptopCredential] {
-                    group.addTask { try await api.backend(.patch, Path.credential(credential.credentialId), body: Rename(name: "Mine")) }
+                    group.addTask {
+                        try await api.backend(
+                            .patch,
+                            Path.credential(credential.credentialId),
+                            body: Rename(name: "Mine")
+                        )
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(renames.filter { $0.status == .ok }.count == 1)
-            for loser in renames where loser.status != .ok { expectError(loser, "CREDENTIAL_NAME_DUPLICATE", .conflict) }
+            for loser in renames where loser.status != .ok {
+                expectError(loser, "CREDENTIAL_NAME_DUPLICATE", .conflict)
+            }
 
-            let revocations = try await Self.race(20) { try await api.backend(.delete, Path.credential(keyCredential.credentialId)) }
+            let revocations = try await Self.race(20) {
+                try await api.backend(.delete, Path.credential(keyCredential.credentialId))
+            }
             #expect(revocations.filter { $0.status == .noContent }.count == 1)
-            for loser in revocations where loser.status != .noContent { expectError(loser, "CREDENTIAL_INACTIVE", .forbidden) }
-            #expect(try await api.auditEvents(query: "?limit=500").events.filter { $0.action == "credential.revoked" }.count == 1)
+            for loser in revocations where loser.status != .noContent {
+                expectError(loser, "CREDENTIAL_INACTIVE", .forbidden)
+            }
+            #expect(
+                try await api.auditEvents(query: "?limit=500").events.filter { $0.action == "credential.revoked" }.count
+                    == 1
+            )
 
             let deletions = try await Self.race(20) { try await api.backend(.delete, "/v1/users/alice") }
             #expect(deletions.filter { $0.status == .noContent }.count == 1)

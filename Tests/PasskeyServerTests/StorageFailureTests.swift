@@ -12,8 +12,15 @@ struct StorageFailureTests {
     static let unavailable = StoreError(.unavailable, "database is locked")
     static let corrupt = StoreError(.corrupt, "a row cannot be decoded")
 
-    @Test(arguments: [(unavailable, "SERVICE_UNAVAILABLE", HTTPResponse.Status.serviceUnavailable), (corrupt, "INTERNAL_ERROR", .internalServerError)])
-    func everyStoringRouteReportsTheFailure(_ failure: StoreError, _ code: String, _ status: HTTPResponse.Status) async throws {
+    @Test(arguments: [
+        (unavailable, "SERVICE_UNAVAILABLE", HTTPResponse.Status.serviceUnavailable),
+        (corrupt, "INTERNAL_ERROR", .internalServerError),
+    ])
+    func everyStoringRouteReportsTheFailure(
+        _ failure: StoreError,
+        _ code: String,
+        _ status: HTTPResponse.Status
+    ) async throws {
         let store = FailingStore()
         let server = try TestServer(store: store)
         try await server.withAPI { api in
@@ -29,16 +36,28 @@ struct StorageFailureTests {
                 try await api.backend(.get, Path.registration(attempt.registrationAttemptId)),
                 try await api.backend(.post, "/v1/registrations/\(attempt.registrationAttemptId)/finalize"),
                 try await api.backend(.post, "/v1/authentications", body: NewAuthentication(userId: "alice")),
-                try await api.backend(.post, Path.redeem(session.biometricPasskeySessionId), body: Redeem(resultToken: "pkr_x")),
+                try await api.backend(
+                    .post,
+                    Path.redeem(session.biometricPasskeySessionId),
+                    body: Redeem(resultToken: "pkr_x")
+                ),
                 try await api.backend(.get, Path.userCredentials("alice")),
                 try await api.backend(.get, Path.credential(credential.credentialId)),
                 try await api.backend(.patch, Path.credential(credential.credentialId), body: Rename(name: "Phone")),
                 try await api.backend(.delete, Path.credential(credential.credentialId)),
                 try await api.backend(.delete, "/v1/users/alice"),
                 try await api.backend(.get, "/v1/audit-events"),
-                try await api.client(.post, Path.registrationOptions(attempt.registrationAttemptId), token: attempt.clientToken),
-                try await api.client(.post, Path.authenticationComplete(session.biometricPasskeySessionId), token: session.clientToken,
-                                     body: CompleteAuthentication(credential: assertion)),
+                try await api.client(
+                    .post,
+                    Path.registrationOptions(attempt.registrationAttemptId),
+                    token: attempt.clientToken
+                ),
+                try await api.client(
+                    .post,
+                    Path.authenticationComplete(session.biometricPasskeySessionId),
+                    token: session.clientToken,
+                    body: CompleteAuthentication(credential: assertion)
+                ),
             ]
             for response in responses {
                 expectError(response, code, status, retryable: true)
@@ -56,7 +75,11 @@ struct StorageFailureTests {
         let server = try TestServer(store: store)
         try await server.withAPI { api in
             store.fail(with: Self.unavailable)
-            expectError(try await api.backend(.post, "/v1/registrations", body: NewRegistration(userId: "alice")), "SERVICE_UNAVAILABLE", .serviceUnavailable)
+            expectError(
+                try await api.backend(.post, "/v1/registrations", body: NewRegistration(userId: "alice")),
+                "SERVICE_UNAVAILABLE",
+                .serviceUnavailable
+            )
             #expect(server.logs.all.contains { $0.contains("storage failure") && $0.contains("database is locked") })
         }
     }

@@ -13,7 +13,10 @@ struct WellKnownTests {
 
     static func configureApps(_ configuration: inout ServerConfiguration) {
         configuration.relatedOrigins = ["https://example.org", "https://shop.example.net"]
-        configuration.appleApps = [.init(teamId: "ABCDE12345", bundleId: "com.example.app"), .init(teamId: "ZYXWV98765", bundleId: "com.example.other")]
+        configuration.appleApps = [
+            .init(teamId: "ABCDE12345", bundleId: "com.example.app"),
+            .init(teamId: "ZYXWV98765", bundleId: "com.example.other"),
+        ]
         configuration.androidApps = [.init(packageName: "com.example.android", sha256CertFingerprints: [fingerprint])]
     }
 
@@ -23,9 +26,16 @@ struct WellKnownTests {
             let response = try await api.send(.get, "/.well-known/apple-app-site-association")
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "application/json")
-            #expect(try response.json() == .object(["webcredentials": .object([
-                "apps": .array([.string("ABCDE12345.com.example.app"), .string("ZYXWV98765.com.example.other")]),
-            ])]))
+            #expect(
+                try response.json()
+                    == .object([
+                        "webcredentials": .object([
+                            "apps": .array([
+                                .string("ABCDE12345.com.example.app"), .string("ZYXWV98765.com.example.other"),
+                            ])
+                        ])
+                    ])
+            )
         }
     }
 
@@ -35,13 +45,21 @@ struct WellKnownTests {
             let response = try await api.send(.get, "/.well-known/assetlinks.json")
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "application/json")
-            #expect(try response.json() == .array([.object([
-                "relation": .array([.string("delegate_permission/common.handle_all_urls"), .string("delegate_permission/common.get_login_creds")]),
-                "target": .object([
-                    "namespace": .string("android_app"), "package_name": .string("com.example.android"),
-                    "sha256_cert_fingerprints": .array([.string(Self.fingerprint)]),
-                ]),
-            ])]))
+            #expect(
+                try response.json()
+                    == .array([
+                        .object([
+                            "relation": .array([
+                                .string("delegate_permission/common.handle_all_urls"),
+                                .string("delegate_permission/common.get_login_creds"),
+                            ]),
+                            "target": .object([
+                                "namespace": .string("android_app"), "package_name": .string("com.example.android"),
+                                "sha256_cert_fingerprints": .array([.string(Self.fingerprint)]),
+                            ]),
+                        ])
+                    ])
+            )
         }
     }
 
@@ -51,9 +69,15 @@ struct WellKnownTests {
             let response = try await api.send(.get, "/.well-known/webauthn")
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "application/json")
-            #expect(try response.json() == .object(["origins": .array([
-                .string("http://localhost:8080"), .string("https://example.org"), .string("https://shop.example.net"),
-            ])]))
+            #expect(
+                try response.json()
+                    == .object([
+                        "origins": .array([
+                            .string("http://localhost:8080"), .string("https://example.org"),
+                            .string("https://shop.example.net"),
+                        ])
+                    ])
+            )
         }
     }
 
@@ -71,7 +95,9 @@ struct WellKnownTests {
 
     /// An Android app presents `android:apk-key-hash:<base64url SHA-256 of its signing certificate>`; an iOS app
     /// `https://<rpId>`; a related site its own origin.
-    @Test(arguments: ["android:apk-key-hash:\(Base64URL.encode(fingerprintBytes))", "https://localhost", "https://example.org"])
+    @Test(arguments: [
+        "android:apk-key-hash:\(Base64URL.encode(fingerprintBytes))", "https://localhost", "https://example.org",
+    ])
     func theDerivedOriginsAreAccepted(_ origin: String) async throws {
         let server = try TestServer(configure: Self.configureApps)
         #expect(server.configuration.allowedOrigins.contains(origin))
@@ -79,12 +105,16 @@ struct WellKnownTests {
             var phone = TestAuthenticator()
             try await api.enroll(NewRegistration(userId: "alice"), authenticator: &phone, origin: origin)
             let (session, options) = try await api.signInSession(userID: nil)
-            #expect(try await api.completeSignIn(session, api.assertion(options, authenticator: &phone, origin: origin)).status == .ok)
+            #expect(
+                try await api.completeSignIn(session, api.assertion(options, authenticator: &phone, origin: origin))
+                    .status == .ok
+            )
         }
     }
 
     @Test(arguments: [
-        "android:apk-key-hash:\(Base64URL.encode(Array(repeating: UInt8(1), count: 32)))", "https://localhost", "https://example.org",
+        "android:apk-key-hash:\(Base64URL.encode(Array(repeating: UInt8(1), count: 32)))", "https://localhost",
+        "https://example.org",
         "http://localhost", "http://localhost:8081", "https://localhost:8080",
     ])
     func otherOriginsAreRefused(_ origin: String) async throws {
@@ -92,7 +122,11 @@ struct WellKnownTests {
         try await server.withAPI { api in
             let attempt = try await api.createRegistration(NewRegistration(userId: "alice"))
             var phone = TestAuthenticator()
-            let response = try api.registrationResponse(try await api.registrationOptions(attempt), authenticator: &phone, origin: origin)
+            let response = try api.registrationResponse(
+                try await api.registrationOptions(attempt),
+                authenticator: &phone,
+                origin: origin
+            )
             expectError(try await api.completeRegistration(attempt, response), "ORIGIN_NOT_ALLOWED", .badRequest)
         }
     }

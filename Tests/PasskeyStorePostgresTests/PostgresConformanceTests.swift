@@ -1,6 +1,6 @@
-import PostgresTestSupport
 import PasskeyStorePostgres
 import PasskeyTesting
+import PostgresTestSupport
 import Testing
 
 @Suite("PostgreSQL store conformance", .enabled(if: TestDatabase.isConfigured, TestDatabase.skipped), .freshStore)

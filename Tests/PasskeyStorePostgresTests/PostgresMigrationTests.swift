@@ -1,8 +1,8 @@
-import PostgresTestSupport
 import Foundation
 import PasskeyStorage
 import PasskeyStorePostgres
 import PostgresNIO
+import PostgresTestSupport
 import Testing
 
 @Suite("PostgreSQL store migrations", .enabled(if: TestDatabase.isConfigured, TestDatabase.skipped))

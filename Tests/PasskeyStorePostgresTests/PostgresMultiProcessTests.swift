@@ -1,7 +1,7 @@
-import PostgresTestSupport
 import Foundation
 import PasskeyStorage
 import PasskeyStorePostgres
+import PostgresTestSupport
 import Testing
 
 /// Two stores with a connection pool each, as two server processes would have, sharing one database.

@@ -18,7 +18,9 @@ struct AssociationCommandTests {
         """
 
     static func configurationFile(_ json: String = configurationJSON) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("association-\(UUID().uuidString).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "association-\(UUID().uuidString).json"
+        ).path
         try Data(json.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -39,7 +41,9 @@ struct AssociationCommandTests {
 
     @Test("an invalid configuration is bad usage that names the field")
     func invalidConfiguration() async throws {
-        let result = await PasskeysTool.run(["association", "--config", try Self.configurationFile(#"{"rpId": "Example.COM"}"#)])
+        let result = await PasskeysTool.run([
+            "association", "--config", try Self.configurationFile(#"{"rpId": "Example.COM"}"#),
+        ])
         #expect(result.exitCode == 2)
         #expect(result.standardError.contains("'rpId'"))
     }
@@ -49,7 +53,9 @@ struct AssociationCommandTests {
         let path = try Self.configurationFile()
         let configuration = try ServerConfiguration.load(file: path, environment: [:])
         let app = PasskeyApplication.build(
-            service: try PasskeyService(configuration: configuration, store: MemoryPasskeyStore()), logger: Logger(label: "test"))
+            service: try PasskeyService(configuration: configuration, store: MemoryPasskeyStore()),
+            logger: Logger(label: "test")
+        )
         try await app.test(.live) { client in
             let base = "http://localhost:\(client.port!)"
             let matching = await PasskeysTool.run(["association", "--config", path, "--check", base])

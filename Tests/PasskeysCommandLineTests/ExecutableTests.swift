@@ -12,7 +12,9 @@ struct ExecutableTests {
             return URL(fileURLWithPath: path)
         }
         var starts = Bundle.allBundles.map(\.bundleURL) + [Bundle.main.bundleURL]
-        if let program = CommandLine.arguments.first { starts.append(URL(fileURLWithPath: program).deletingLastPathComponent()) }
+        if let program = CommandLine.arguments.first {
+            starts.append(URL(fileURLWithPath: program).deletingLastPathComponent())
+        }
         for start in starts {
             // The test bundle is in the products directory (Linux), or is a bundle there (macOS: …/X.xctest/Contents/MacOS).
             var directory = start.standardizedFileURL
@@ -32,11 +34,16 @@ struct ExecutableTests {
     }
 
     static func run(_ arguments: [String], stdin: Data = Data()) throws -> Run {
-        let executable = try #require(Self.executable, "the passkeys executable is not in the build products directory; run `swift build` first")
+        let executable = try #require(
+            Self.executable,
+            "the passkeys executable is not in the build products directory; run `swift build` first"
+        )
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        let input = Pipe(), output = Pipe(), error = Pipe()
+        let input = Pipe()
+        let output = Pipe()
+        let error = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
@@ -46,8 +53,11 @@ struct ExecutableTests {
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-                   standardError: String(decoding: errorData, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self)
+        )
     }
 
     @Test func exitCodesAndStreams() throws {
@@ -55,17 +65,27 @@ struct ExecutableTests {
         #expect(help.status == 0)
         #expect(help.standardOutput.contains("USAGE: passkeys"))
 
-        let usage = try Self.run(["verify", "registration", "--response", "-", "--challenge", "not+base64url", "--origin", "https://example.com", "--rp-id", "example.com"])
+        let usage = try Self.run([
+            "verify", "registration", "--response", "-", "--challenge", "not+base64url", "--origin",
+            "https://example.com", "--rp-id", "example.com",
+        ])
         #expect(usage.status == 2)
         #expect(usage.standardOutput.isEmpty)
         #expect(usage.standardError.contains("--challenge"))
 
-        let missing = try Self.run(["verify", "registration", "--challenge", "AAAA", "--origin", "https://example.com", "--rp-id", "example.com"])
+        let missing = try Self.run([
+            "verify", "registration", "--challenge", "AAAA", "--origin", "https://example.com", "--rp-id",
+            "example.com",
+        ])
         #expect(missing.status == 2)
 
         let malformed = try Self.run(
-            ["verify", "registration", "--response", "-", "--challenge", "AAAA", "--origin", "https://example.com", "--rp-id", "example.com"],
-            stdin: Data("not json".utf8))
+            [
+                "verify", "registration", "--response", "-", "--challenge", "AAAA", "--origin", "https://example.com",
+                "--rp-id", "example.com",
+            ],
+            stdin: Data("not json".utf8)
+        )
         #expect(malformed.status == 1)
         let object = try JSONSerialization.jsonObject(with: Data(malformed.standardOutput.utf8)) as? [String: Any]
         #expect(object?["verified"] as? Bool == false)
@@ -80,7 +100,10 @@ struct ExecutableTests {
     @Test(.enabled(if: Corpus.isAvailable, "the conformance corpus is absent"))
     func verifiesARealRegistration() throws {
         let testCase = try Corpus.load("004")
-        let result = try Self.run(["verify", "registration", "--response", "-"] + testCase.ceremonyArguments, stdin: testCase.responseJSON)
+        let result = try Self.run(
+            ["verify", "registration", "--response", "-"] + testCase.ceremonyArguments,
+            stdin: testCase.responseJSON
+        )
         #expect(result.status == 0)
         #expect(result.standardError.isEmpty)
         let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]

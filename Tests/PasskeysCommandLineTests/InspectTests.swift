@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebAuthn
+
 @testable import PasskeysCommandLine
 
 /// The rendering of `passkeys inspect` on synthetic input (no corpus needed).
@@ -11,10 +12,13 @@ struct InspectionTests {
         [UInt8](repeating: 0xAB, count: 32) + [flags] + withUnsafeBytes(of: signCount.bigEndian, Array.init)
     }
 
-    static let clientData = #"{"type":"webauthn.get","challenge":"AAECAw","origin":"https://example.com","crossOrigin":false,"androidPackageName":"com.example"}"#
+    static let clientData =
+        #"{"type":"webauthn.get","challenge":"AAECAw","origin":"https://example.com","crossOrigin":false,"androidPackageName":"com.example"}"#
 
     @Test func rendersAuthenticatorData() throws {
-        let text = try Inspection.render(Array(Base64URL.encode(Self.authenticatorData(flags: 0x1D, signCount: 42)).utf8))
+        let text = try Inspection.render(
+            Array(Base64URL.encode(Self.authenticatorData(flags: 0x1D, signCount: 42)).utf8)
+        )
         #expect(text.contains("Authenticator data (authenticator data, 37 bytes)"))
         #expect(text.contains(String(repeating: "ab", count: 32)))
         #expect(hasField(text, "flags", "0x1d  UP=1 UV=1 BE=1 BS=1 AT=0 ED=0"))
@@ -31,7 +35,10 @@ struct InspectionTests {
     }
 
     @Test func rendersClientDataAsJSONOrBase64URL() throws {
-        for input in [Self.clientData, Base64URL.encode(Array(Self.clientData.utf8)), "\"\(Base64URL.encode(Array(Self.clientData.utf8)))\"\n"] {
+        for input in [
+            Self.clientData, Base64URL.encode(Array(Self.clientData.utf8)),
+            "\"\(Base64URL.encode(Array(Self.clientData.utf8)))\"\n",
+        ] {
             let text = try Inspection.render(Array(input.utf8))
             #expect(text.contains("webauthn.get (authentication)"))
             #expect(hasField(text, "origin", "https://example.com"))
@@ -99,7 +106,8 @@ struct InspectCorpusTests {
         let text = result.standardOutput
         #expect(text.hasPrefix("Registration response"))
         for (label, value) in [
-            ("rawId", "same as id (64 bytes)"), ("type", "webauthn.create (registration)"), ("origin", "http://localhost:5000"),
+            ("rawId", "same as id (64 bytes)"), ("type", "webauthn.create (registration)"),
+            ("origin", "http://localhost:5000"),
             ("challenge", testCase.expected.challenge), ("fmt", "none"), ("attStmt", "{} (empty)"),
             ("flags", "0x45  UP=1 UV=1 BE=0 BS=0 AT=1 ED=0"), ("signCount", "23"),
             ("AAGUID", "00000000-0000-0000-0000-000000000000"),
@@ -158,8 +166,10 @@ struct InspectCorpusTests {
         let result = await inspect(testCase.expected.credentialPublicKey ?? "")
         #expect(result.exitCode == 0)
         #expect(result.standardOutput.hasPrefix("COSE public key"))
-        for (label, value) in [("kty", "RSA (3)"), ("alg", "RS256 (-257)"), ("key size", "2048 bits"), ("exponent", "65537"),
-                               ("base64url", testCase.expected.credentialPublicKey ?? "")] {
+        for (label, value) in [
+            ("kty", "RSA (3)"), ("alg", "RS256 (-257)"), ("key size", "2048 bits"), ("exponent", "65537"),
+            ("base64url", testCase.expected.credentialPublicKey ?? ""),
+        ] {
             #expect(hasField(result.standardOutput, label, value), "\(label): \(value)\n\(result.standardOutput)")
         }
     }

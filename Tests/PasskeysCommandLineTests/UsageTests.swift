@@ -6,9 +6,17 @@ import WebAuthn
 /// Bad usage exits 2 with a message on standard error; help exits 0. These need no corpus.
 @Suite("usage and exit codes")
 struct UsageTests {
-    static let registration = ["verify", "registration", "--response", "missing.json", "--challenge", "AAAA", "--origin", "https://example.com", "--rp-id", "example.com"]
-    static let authentication = ["verify", "authentication", "--response", "missing.json", "--challenge", "AAAA", "--origin", "https://example.com", "--rp-id", "example.com",
-                                 "--public-key", "pQECAyYgASFYIIeDTe-gN8A-zQclHoRnGFWN8ehM1b7yAsa8I8KIvmplIlgg4nFGT5px8o6gpPZZhO01wdy9crDSA_Ngtkx0vGpvPHI", "--sign-count", "0"]
+    static let registration = [
+        "verify", "registration", "--response", "missing.json", "--challenge", "AAAA", "--origin",
+        "https://example.com", "--rp-id", "example.com",
+    ]
+    static let authentication = [
+        "verify", "authentication", "--response", "missing.json", "--challenge", "AAAA", "--origin",
+        "https://example.com", "--rp-id", "example.com",
+        "--public-key",
+        "pQECAyYgASFYIIeDTe-gN8A-zQclHoRnGFWN8ehM1b7yAsa8I8KIvmplIlgg4nFGT5px8o6gpPZZhO01wdy9crDSA_Ngtkx0vGpvPHI",
+        "--sign-count", "0",
+    ]
 
     /// Removes `option` and its value from `arguments`.
     static func without(_ option: String, _ arguments: [String]) -> [String] {
@@ -25,7 +33,11 @@ struct UsageTests {
         return replaced
     }
 
-    func expectUsage(_ arguments: [String], mentioning text: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) async {
+    func expectUsage(
+        _ arguments: [String],
+        mentioning text: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         let result = await passkeys(arguments)
         #expect(result.exitCode == 2, "\(arguments)", sourceLocation: sourceLocation)
         #expect(result.standardOutput.isEmpty, sourceLocation: sourceLocation)
@@ -54,7 +66,10 @@ struct UsageTests {
     @Test(arguments: ["a+b/", "AAAA=", "A", "not base64url", ""])
     func invalidChallenge(_ challenge: String) async {
         await expectUsage(Self.replacing("--challenge", with: challenge, Self.registration), mentioning: "--challenge")
-        await expectUsage(Self.replacing("--challenge", with: challenge, Self.authentication), mentioning: "--challenge")
+        await expectUsage(
+            Self.replacing("--challenge", with: challenge, Self.authentication),
+            mentioning: "--challenge"
+        )
     }
 
     @Test(arguments: ["yesterday", "2026-13-01T00:00:00Z", "1700000000", "31/01/2026"])
@@ -69,9 +84,15 @@ struct UsageTests {
     }
 
     @Test func invalidPublicKey() async {
-        await expectUsage(Self.replacing("--public-key", with: "not+base64", Self.authentication), mentioning: "--public-key")
+        await expectUsage(
+            Self.replacing("--public-key", with: "not+base64", Self.authentication),
+            mentioning: "--public-key"
+        )
         // Base64url, but not a COSE key.
-        await expectUsage(Self.replacing("--public-key", with: "oA", Self.authentication), mentioning: "INVALID_COSE_KEY")
+        await expectUsage(
+            Self.replacing("--public-key", with: "oA", Self.authentication),
+            mentioning: "INVALID_COSE_KEY"
+        )
     }
 
     @Test(arguments: ["-1", "abc", "4294967296", "1.5"])
@@ -88,9 +109,15 @@ struct UsageTests {
         await expectUsage(Self.registration + ["--trust-anchor", "no-such-roots.pem"], mentioning: "no such file")
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        await expectUsage(Self.registration + ["--trust-anchor", try directory.file("text.pem", "not a certificate")], mentioning: "--trust-anchor")
+        await expectUsage(
+            Self.registration + ["--trust-anchor", try directory.file("text.pem", "not a certificate")],
+            mentioning: "--trust-anchor"
+        )
         let broken = "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"
-        await expectUsage(Self.registration + ["--trust-anchor", try directory.file("broken.pem", broken)], mentioning: "certificate 1 of 1")
+        await expectUsage(
+            Self.registration + ["--trust-anchor", try directory.file("broken.pem", broken)],
+            mentioning: "certificate 1 of 1"
+        )
         await expectUsage(Self.registration + ["--trust-anchor", directory.url.path], mentioning: "--trust-anchor")
     }
 
@@ -108,8 +135,10 @@ struct UsageTests {
         await expectUsage(["inspect"])
     }
 
-    @Test(arguments: [["--help"], ["-h"], ["help"], ["verify", "--help"], ["verify", "registration", "--help"],
-                      ["verify", "authentication", "--help"], ["inspect", "--help"], ["help", "inspect"]])
+    @Test(arguments: [
+        ["--help"], ["-h"], ["help"], ["verify", "--help"], ["verify", "registration", "--help"],
+        ["verify", "authentication", "--help"], ["inspect", "--help"], ["help", "inspect"],
+    ])
     func helpExitsZero(_ arguments: [String]) async {
         let result = await passkeys(arguments)
         #expect(result.exitCode == 0)
@@ -119,11 +148,15 @@ struct UsageTests {
 
     @Test func helpDescribesTheOptions() async {
         let registration = await passkeys(["verify", "registration", "--help"]).standardOutput
-        for option in ["--response", "--challenge", "--origin", "--rp-id", "--require-user-verification", "--trust-anchor", "--at"] {
+        for option in [
+            "--response", "--challenge", "--origin", "--rp-id", "--require-user-verification", "--trust-anchor", "--at",
+        ] {
             #expect(registration.contains(option), "\(option)")
         }
         let authentication = await passkeys(["verify", "authentication", "--help"]).standardOutput
-        for option in ["--public-key", "--sign-count", "--credential-id", "--user-handle", "--require-user-verification", "--at"] {
+        for option in [
+            "--public-key", "--sign-count", "--credential-id", "--user-handle", "--require-user-verification", "--at",
+        ] {
             #expect(authentication.contains(option), "\(option)")
         }
     }
@@ -143,7 +176,9 @@ struct InputFailureTests {
         }
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let result = await passkeys(UsageTests.replacing("--response", with: directory.url.path, UsageTests.registration))
+        let result = await passkeys(
+            UsageTests.replacing("--response", with: directory.url.path, UsageTests.registration)
+        )
         #expect(errorCode(result) == "FILE_UNREADABLE")
     }
 
@@ -157,7 +192,10 @@ struct InputFailureTests {
             #expect(result.exitCode == 1)
             #expect(errorCode(result) == "MALFORMED_JSON")
         }
-        let stdin = await passkeys(UsageTests.replacing("--response", with: "-", UsageTests.registration), stdin: Array(text.utf8))
+        let stdin = await passkeys(
+            UsageTests.replacing("--response", with: "-", UsageTests.registration),
+            stdin: Array(text.utf8)
+        )
         #expect(errorCode(stdin) == "MALFORMED_JSON")
     }
 
@@ -165,7 +203,8 @@ struct InputFailureTests {
         struct Closed: Error {}
         let result = await PasskeysTool.run(
             UsageTests.replacing("--response", with: "-", UsageTests.registration),
-            environment: CommandEnvironment(readStandardInput: { throw Closed() }))
+            environment: CommandEnvironment(readStandardInput: { throw Closed() })
+        )
         #expect(result.exitCode == 1)
         #expect(errorCode(result) == "FILE_UNREADABLE")
     }
@@ -186,8 +225,14 @@ struct InputFailureTests {
             {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "clientExtensionResults": {},
              "response": {"clientDataJSON": "\(Base64URL.encode(Array(clientData.utf8)))", "attestationObject": "oA"}}
             """
-        let result = await passkeys(UsageTests.replacing("--challenge", with: "BBBB", UsageTests.replacing("--response", with: "-", UsageTests.registration)),
-                                    stdin: Array(credential.utf8))
+        let result = await passkeys(
+            UsageTests.replacing(
+                "--challenge",
+                with: "BBBB",
+                UsageTests.replacing("--response", with: "-", UsageTests.registration)
+            ),
+            stdin: Array(credential.utf8)
+        )
         #expect(result.exitCode == 1)
         #expect(errorCode(result) == "CHALLENGE_MISMATCH")
         #expect(result.standardOutput.hasSuffix("}\n"))

@@ -5,21 +5,29 @@ import WebAuthn
 
 /// `passkeys verify authentication`, in-process, with real responses from the conformance corpus.
 // Skipped when the conformance corpus (../shared/conformance or $PASSKEYS_CONFORMANCE_DIR) is absent.
-@Suite("verify authentication (conformance corpus)", .enabled(if: Corpus.isAvailable, "the conformance corpus is absent"))
+@Suite(
+    "verify authentication (conformance corpus)",
+    .enabled(if: Corpus.isAvailable, "the conformance corpus is absent")
+)
 struct VerifyAuthenticationTests {
     /// Case 021: an ES256 assertion; the stored key is `expected.credentialPublicKey`, the stored counter 77.
     func es256Case() throws -> CorpusCase { try Corpus.load("021") }
 
     /// `--public-key` and `--sign-count` as the case expects them.
     func credentialArguments(_ testCase: CorpusCase) -> [String] {
-        ["--public-key", testCase.expected.credentialPublicKey ?? "", "--sign-count", String(testCase.expected.signCount ?? 0)]
+        [
+            "--public-key", testCase.expected.credentialPublicKey ?? "", "--sign-count",
+            String(testCase.expected.signCount ?? 0),
+        ]
     }
 
     func verify(_ testCase: CorpusCase, _ arguments: [String]) async throws -> CommandResult {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try directory.file("response.json", testCase.responseJSON)
-        return await passkeys(["verify", "authentication", "--response", file] + testCase.ceremonyArguments + arguments)
+        return await passkeys(
+            ["verify", "authentication", "--response", file] + testCase.ceremonyArguments + arguments
+        )
     }
 
     @Test func verifiesAnAssertion() async throws {
@@ -42,15 +50,20 @@ struct VerifyAuthenticationTests {
     @Test func readsTheResponseFromStandardInput() async throws {
         let testCase = try es256Case()
         let result = await passkeys(
-            ["verify", "authentication", "--response", "-"] + testCase.ceremonyArguments + credentialArguments(testCase),
-            stdin: Array(testCase.responseJSON))
+            ["verify", "authentication", "--response", "-"] + testCase.ceremonyArguments
+                + credentialArguments(testCase),
+            stdin: Array(testCase.responseJSON)
+        )
         #expect(result.exitCode == 0)
         #expect(try outputObject(result)["verified"] == .bool(true))
     }
 
     @Test func reportsASignCountThatDidNotIncrease() async throws {
         let testCase = try es256Case()
-        let result = try await verify(testCase, ["--public-key", testCase.expected.credentialPublicKey ?? "", "--sign-count", "78"])
+        let result = try await verify(
+            testCase,
+            ["--public-key", testCase.expected.credentialPublicKey ?? "", "--sign-count", "78"]
+        )
         #expect(result.exitCode == 1)
         #expect(errorCode(result) == "SIGN_COUNT_REGRESSION")
     }
@@ -67,7 +80,10 @@ struct VerifyAuthenticationTests {
 
     @Test func checksTheCredentialIDTheRelyingPartyLookedUp() async throws {
         let testCase = try es256Case()
-        let same = try await verify(testCase, credentialArguments(testCase) + ["--credential-id", testCase.outcome.credentialId ?? ""])
+        let same = try await verify(
+            testCase,
+            credentialArguments(testCase) + ["--credential-id", testCase.outcome.credentialId ?? ""]
+        )
         #expect(same.exitCode == 0)
         let other = try await verify(testCase, credentialArguments(testCase) + ["--credential-id", "AAAAAAAA"])
         #expect(other.exitCode == 1)
@@ -85,7 +101,10 @@ struct VerifyAuthenticationTests {
         // Case 023: an RS256 assertion with a userHandle, and UV.
         let testCase = try Corpus.load("023")
         let userHandle = testCase.responseMember("userHandle") ?? ""
-        let same = try await verify(testCase, credentialArguments(testCase) + ["--user-handle", userHandle, "--require-user-verification"])
+        let same = try await verify(
+            testCase,
+            credentialArguments(testCase) + ["--user-handle", userHandle, "--require-user-verification"]
+        )
         #expect(same.exitCode == 0)
         let output = try outputObject(same)
         #expect(output["userHandle"] == .string(userHandle))
@@ -108,12 +127,20 @@ struct VerifyAuthenticationTests {
         defer { directory.remove() }
         let file = try directory.file("response.json", testCase.responseJSON)
         let challenge = await passkeys(
-            ["verify", "authentication", "--response", file, "--challenge", "AAAA", "--origin", "http://localhost:5000", "--rp-id", "localhost"]
-                + credentialArguments(testCase))
+            [
+                "verify", "authentication", "--response", file, "--challenge", "AAAA", "--origin",
+                "http://localhost:5000", "--rp-id", "localhost",
+            ]
+                + credentialArguments(testCase)
+        )
         #expect(errorCode(challenge) == "CHALLENGE_MISMATCH")
         let origin = await passkeys(
-            ["verify", "authentication", "--response", file, "--challenge", testCase.expected.challenge, "--origin", "https://localhost", "--rp-id", "localhost"]
-                + credentialArguments(testCase))
+            [
+                "verify", "authentication", "--response", file, "--challenge", testCase.expected.challenge, "--origin",
+                "https://localhost", "--rp-id", "localhost",
+            ]
+                + credentialArguments(testCase)
+        )
         #expect(errorCode(origin) == "ORIGIN_NOT_ALLOWED")
     }
 
@@ -123,7 +150,10 @@ struct VerifyAuthenticationTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try directory.file("registration.json", registration.responseJSON)
-        let result = await passkeys(["verify", "authentication", "--response", file] + registration.ceremonyArguments + credentialArguments(es256))
+        let result = await passkeys(
+            ["verify", "authentication", "--response", file] + registration.ceremonyArguments
+                + credentialArguments(es256)
+        )
         #expect(result.exitCode == 1)
         #expect(errorCode(result) == "MALFORMED_JSON")
         #expect(result.standardOutput.contains("verify registration"))

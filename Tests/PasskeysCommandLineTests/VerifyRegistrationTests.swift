@@ -10,11 +10,14 @@ struct VerifyRegistrationTests {
     /// Case 004: a `none` attestation from py_webauthn's test suite.
     func noneCase() throws -> CorpusCase { try Corpus.load("004") }
 
-    func verify(_ testCase: CorpusCase, _ extra: [String] = [], ceremony: [String]? = nil) async throws -> CommandResult {
+    func verify(_ testCase: CorpusCase, _ extra: [String] = [], ceremony: [String]? = nil) async throws -> CommandResult
+    {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try directory.file("response.json", testCase.responseJSON)
-        return await passkeys(["verify", "registration", "--response", file] + (ceremony ?? testCase.ceremonyArguments) + extra)
+        return await passkeys(
+            ["verify", "registration", "--response", file] + (ceremony ?? testCase.ceremonyArguments) + extra
+        )
     }
 
     @Test func verifiesNoneAttestation() async throws {
@@ -41,8 +44,10 @@ struct VerifyRegistrationTests {
         }
         #expect(try COSEKey(cborRepresentation: Base64URL.decode(publicKey)).algorithm == .es256)
         // Keys come in the documented order.
-        let keys = ["verified", "fmt", "attestationType", "trusted", "aaguid", "credentialId", "publicKey", "algorithm",
-                    "signCount", "userVerified", "backupEligible", "backupState"]
+        let keys = [
+            "verified", "fmt", "attestationType", "trusted", "aaguid", "credentialId", "publicKey", "algorithm",
+            "signCount", "userVerified", "backupEligible", "backupState",
+        ]
         let positions = keys.map { result.standardOutput.range(of: "\"\($0)\"")?.lowerBound }
         #expect(positions.allSatisfy { $0 != nil })
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
@@ -51,15 +56,19 @@ struct VerifyRegistrationTests {
     @Test func readsTheResponseFromStandardInput() async throws {
         let testCase = try noneCase()
         let result = await passkeys(
-            ["verify", "registration", "--response", "-"] + testCase.ceremonyArguments, stdin: Array(testCase.responseJSON))
+            ["verify", "registration", "--response", "-"] + testCase.ceremonyArguments,
+            stdin: Array(testCase.responseJSON)
+        )
         #expect(result.exitCode == 0)
         #expect(try outputObject(result)["verified"] == .bool(true))
     }
 
     @Test func acceptsAnyOfSeveralOrigins() async throws {
         let testCase = try noneCase()
-        let ceremony = ["--challenge", testCase.expected.challenge, "--origin", "https://other.example",
-                        "--origin", testCase.expected.origin.values[0], "--rp-id", "localhost"]
+        let ceremony = [
+            "--challenge", testCase.expected.challenge, "--origin", "https://other.example",
+            "--origin", testCase.expected.origin.values[0], "--rp-id", "localhost",
+        ]
         let result = try await verify(testCase, ceremony: ceremony)
         #expect(result.exitCode == 0)
     }
@@ -81,7 +90,9 @@ struct VerifyRegistrationTests {
 
     @Test func reportsAnOriginNotAllowed() async throws {
         let testCase = try noneCase()
-        let ceremony = ["--challenge", testCase.expected.challenge, "--origin", "https://example.com", "--rp-id", "localhost"]
+        let ceremony = [
+            "--challenge", testCase.expected.challenge, "--origin", "https://example.com", "--rp-id", "localhost",
+        ]
         let result = try await verify(testCase, ceremony: ceremony)
         #expect(result.exitCode == 1)
         #expect(errorCode(result) == "ORIGIN_NOT_ALLOWED")
@@ -89,7 +100,10 @@ struct VerifyRegistrationTests {
 
     @Test func reportsAnotherRelyingPartyID() async throws {
         let testCase = try noneCase()
-        let ceremony = ["--challenge", testCase.expected.challenge, "--origin", testCase.expected.origin.values[0], "--rp-id", "example.com"]
+        let ceremony = [
+            "--challenge", testCase.expected.challenge, "--origin", testCase.expected.origin.values[0], "--rp-id",
+            "example.com",
+        ]
         let result = try await verify(testCase, ceremony: ceremony)
         #expect(result.exitCode == 1)
         #expect(errorCode(result) == "RP_ID_MISMATCH")
@@ -106,7 +120,10 @@ struct VerifyRegistrationTests {
 
     @Test func reportsAnAuthenticationResponseAsMalformed() async throws {
         let testCase = try Corpus.load("021")
-        let result = try await verify(testCase, ceremony: ["--challenge", "AAAA", "--origin", "https://example.com", "--rp-id", "example.com"])
+        let result = try await verify(
+            testCase,
+            ceremony: ["--challenge", "AAAA", "--origin", "https://example.com", "--rp-id", "example.com"]
+        )
         #expect(result.exitCode == 1)
         #expect(errorCode(result) == "MALFORMED_JSON")
         #expect(result.standardOutput.contains("verify authentication"))
@@ -144,7 +161,8 @@ struct VerifyRegistrationTests {
         let (testCase, anchor) = try packedCase()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let bundle = try String(contentsOfFile: Corpus.path("roots/apple-webauthn-root-ca.pem"), encoding: .utf8)
+        let bundle =
+            try String(contentsOfFile: Corpus.path("roots/apple-webauthn-root-ca.pem"), encoding: .utf8)
             + String(contentsOfFile: anchor, encoding: .utf8)
         let file = try directory.file("roots.pem", bundle)
         let result = try await verify(testCase, ["--trust-anchor", file])
@@ -162,7 +180,10 @@ struct VerifyRegistrationTests {
 
     @Test func rejectsAChainThatDoesNotReachTheTrustAnchors() async throws {
         let (testCase, _) = try packedCase()
-        let result = try await verify(testCase, ["--trust-anchor", try Corpus.path("roots/apple-webauthn-root-ca.pem")])
+        let result = try await verify(
+            testCase,
+            ["--trust-anchor", try Corpus.path("roots/apple-webauthn-root-ca.pem")]
+        )
         #expect(result.exitCode == 1)
         #expect(errorCode(result) == "ATTESTATION_UNTRUSTED")
     }

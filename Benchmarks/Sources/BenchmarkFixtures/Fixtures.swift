@@ -1,8 +1,8 @@
-public import Foundation
-public import WebAuthn
 import Crypto
 import CryptoExtras
+public import Foundation
 import PasskeyTesting
+public import WebAuthn
 
 /// The fixtures of one credential algorithm: responses as JSON text, the ceremonies that accept them, and the
 /// raw signature check that the authentication response carries (the ceiling for authentication verification).
@@ -38,32 +38,55 @@ public struct AlgorithmFixtures: Sendable {
         let registrationChallenge = (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
         func registration(_ attestation: TestAuthenticator.Attestation) throws -> [UInt8] {
             let response = try authenticator.registrationResponse(
-                challenge: registrationChallenge, origin: origin, rpID: rpID, attestation: attestation)
+                challenge: registrationChallenge,
+                origin: origin,
+                rpID: rpID,
+                attestation: attestation
+            )
             return WebAuthnJSON.encode(response)
         }
         registrationNone = try registration(.none)
         registrationPackedSelf = try registration(.packedSelf)
         registrationPackedCertificate = try registration(.packedCertificate(authority))
         registrationCeremony = RegistrationCeremony(
-            challenge: registrationChallenge, relyingPartyID: rpID, origins: OriginPolicy(origin))
+            challenge: registrationChallenge,
+            relyingPartyID: rpID,
+            origins: OriginPolicy(origin)
+        )
 
         let authenticationChallenge = (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
         let assertion = authenticator.authenticationResponse(
-            challenge: authenticationChallenge, origin: origin, rpID: rpID, incrementCounter: false)
+            challenge: authenticationChallenge,
+            origin: origin,
+            rpID: rpID,
+            incrementCounter: false
+        )
         authentication = WebAuthnJSON.encode(assertion)
         authenticationCeremony = AuthenticationCeremony(
-            challenge: authenticationChallenge, relyingPartyID: rpID, origins: OriginPolicy(origin), user: .discoverable)
+            challenge: authenticationChallenge,
+            relyingPartyID: rpID,
+            origins: OriginPolicy(origin),
+            user: .discoverable
+        )
         record = authenticator.record
 
-        let signedData = assertion.response.authenticatorData.bytes
+        let signedData =
+            assertion.response.authenticatorData.bytes
             + Array(SHA256.hash(data: assertion.response.clientDataJSON.bytes))
-        rawSignature = RawSignature(key: authenticator.key, signature: assertion.response.signature.bytes, data: signedData)
+        rawSignature = RawSignature(
+            key: authenticator.key,
+            signature: assertion.response.signature.bytes,
+            data: signedData
+        )
     }
 
     /// Checks once that every fixture verifies, so that no benchmark measures a failure path.
     public func check() async throws {
         for json in [registrationNone, registrationPackedSelf, registrationPackedCertificate] {
-            _ = try await registrationCeremony.verify(RegistrationResponseJSON(jsonBytes: json), at: Self.verificationTime)
+            _ = try await registrationCeremony.verify(
+                RegistrationResponseJSON(jsonBytes: json),
+                at: Self.verificationTime
+            )
         }
         _ = try verifyAuthentication()
         guard rawSignature.verify() else { throw FixtureError.rawSignatureInvalid(algorithm) }
@@ -117,7 +140,10 @@ public struct RawSignature: Sendable {
             return publicKey.isValidSignature(signature, for: data)
         case .rsa(let publicKey):
             return publicKey.isValidSignature(
-                _RSA.Signing.RSASignature(rawRepresentation: signature), for: data, padding: .insecurePKCS1v1_5)
+                _RSA.Signing.RSASignature(rawRepresentation: signature),
+                for: data,
+                padding: .insecurePKCS1v1_5
+            )
         }
     }
 }

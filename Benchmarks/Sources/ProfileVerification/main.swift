@@ -29,7 +29,9 @@ case "auth":
         verified += 1
     }
 default:
-    let json = kind == "self" ? fixtures.registrationPackedSelf
+    let json =
+        kind == "self"
+        ? fixtures.registrationPackedSelf
         : kind == "x5c" ? fixtures.registrationPackedCertificate : fixtures.registrationNone
     let semaphore = DispatchSemaphore(value: 0)
     Task.detached {

@@ -1,5 +1,6 @@
-import FuzzSupport
 import Foundation
+import FuzzSupport
+
 @testable import WebAuthn
 
 // Differential target for the decoding fast paths (debug builds enable testing, so internals are visible):
@@ -23,14 +24,17 @@ public func fuzzJSONFastPath(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         precondition(reference == fast, "RegistrationResponseJSON fast path differs from JSONDecoder")
     }
     // CollectedClientData takes the fast path when FastJSON scans the input and it has no tokenBinding.
-    let scanned = FastJSON.withObject(bytes) { json, members in json.member("tokenBinding", in: members) == nil ? true : nil } ?? false
+    let scanned =
+        FastJSON.withObject(bytes) { json, members in json.member("tokenBinding", in: members) == nil ? true : nil }
+        ?? false
     if scanned, let clientData = try? CollectedClientData(jsonBytes: bytes) {
         let reference = try? JSONDecoder().decode(ReferenceClientData.self, from: Data(bytes))
         precondition(
             reference?.type == clientData.type && reference?.challenge == clientData.challenge
                 && reference?.origin == clientData.origin && reference?.crossOrigin == clientData.crossOrigin
                 && reference?.topOrigin == clientData.topOrigin && clientData.tokenBinding == nil,
-            "CollectedClientData fast path differs from JSONDecoder")
+            "CollectedClientData fast path differs from JSONDecoder"
+        )
     }
 
     let text = String(decoding: bytes, as: UTF8.self)
@@ -38,7 +42,8 @@ public func fuzzJSONFastPath(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
     let old = Result { () throws(WebAuthnError) in try referenceBase64URLDecode(text) }
     switch (new, old) {
     case (.success(let a), .success(let b)): precondition(a == b, "base64url decoders differ")
-    case (.failure(let a), .failure(let b)): precondition(a.code == b.code && a.reason == b.reason, "base64url errors differ")
+    case (.failure(let a), .failure(let b)):
+        precondition(a.code == b.code && a.reason == b.reason, "base64url errors differ")
     default: preconditionFailure("base64url decoders disagree on validity")
     }
     return 0
@@ -67,7 +72,10 @@ private func referenceBase64URLDecode(_ text: String) throws(WebAuthnError) -> [
         if utf8.last == UInt8(ascii: "=") { utf8.removeLast() }
     }
     guard utf8.count % 4 != 1 else {
-        throw WebAuthnError(.invalidBase64URL, "A base64url string cannot have \(utf8.count) significant characters; send the value unpadded and unmodified.")
+        throw WebAuthnError(
+            .invalidBase64URL,
+            "A base64url string cannot have \(utf8.count) significant characters; send the value unpadded and unmodified."
+        )
     }
     var output = [UInt8]()
     var accumulator: UInt32 = 0
@@ -75,7 +83,10 @@ private func referenceBase64URLDecode(_ text: String) throws(WebAuthnError) -> [
     for byte in utf8 {
         let value = referenceTable[Int(byte)]
         guard value != 0xFF else {
-            throw WebAuthnError(.invalidBase64URL, "The character '\(Unicode.Scalar(byte))' is not in the base64url alphabet (A–Z, a–z, 0–9, '-', '_'); encode binary fields as unpadded base64url.")
+            throw WebAuthnError(
+                .invalidBase64URL,
+                "The character '\(Unicode.Scalar(byte))' is not in the base64url alphabet (A–Z, a–z, 0–9, '-', '_'); encode binary fields as unpadded base64url."
+            )
         }
         accumulator = accumulator << 6 | UInt32(value)
         bits += 6
@@ -85,7 +96,10 @@ private func referenceBase64URLDecode(_ text: String) throws(WebAuthnError) -> [
         }
     }
     guard accumulator & ((1 << UInt32(bits)) - 1) == 0 else {
-        throw WebAuthnError(.invalidBase64URL, "The base64url string has non-zero padding bits; it is not a canonical encoding.")
+        throw WebAuthnError(
+            .invalidBase64URL,
+            "The base64url string has non-zero padding bits; it is not a canonical encoding."
+        )
     }
     return output
 }

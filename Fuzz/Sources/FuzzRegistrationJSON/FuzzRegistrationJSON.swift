@@ -11,7 +11,9 @@ enum FuzzRegistrationJSONMain {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRegistrationJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzBytes(data, size)
-    guard let input = FuzzInput(bytes), let response = try? RegistrationResponseJSON(jsonBytes: input.json) else { return 0 }
+    guard let input = FuzzInput(bytes), let response = try? RegistrationResponseJSON(jsonBytes: input.json) else {
+        return 0
+    }
     let (challenge, origins) = input.expectations(clientDataJSON: response.response.clientDataJSON.bytes)
     let ceremony = RegistrationCeremony(challenge: challenge, relyingPartyID: input.relyingPartyID, origins: origins)
     runBlocking {

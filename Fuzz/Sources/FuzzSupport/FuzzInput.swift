@@ -1,6 +1,6 @@
+import Dispatch
 public import Foundation
 public import WebAuthn
-import Dispatch
 
 /// The input of the JSON verification targets: one header line, then the response JSON exactly as a client
 /// sends it.
@@ -34,8 +34,10 @@ public struct FuzzInput: Sendable {
         }
         let challenge = (try? Base64URL.decode(clientData.challenge)) ?? []
         let origins = OriginPolicy(
-            allowedOrigins: [clientData.origin], allowCrossOrigin: true,
-            allowedTopOrigins: clientData.topOrigin.map { [$0] } ?? [])
+            allowedOrigins: [clientData.origin],
+            allowCrossOrigin: true,
+            allowedTopOrigins: clientData.topOrigin.map { [$0] } ?? []
+        )
         return (challenge, origins)
     }
 }

@@ -19,11 +19,19 @@ public enum PasskeyApplication {
 
     /// The application, listening on the configured host and port. `services` run alongside it and shut down
     /// with it (a PostgreSQL client, for example).
-    public static func build(service: PasskeyService, services: [any Service] = [], logger: Logger) -> some ApplicationProtocol {
+    public static func build(
+        service: PasskeyService,
+        services: [any Service] = [],
+        logger: Logger
+    ) -> some ApplicationProtocol {
         Application(
             router: router(service: service),
-            configuration: .init(address: .hostname(service.configuration.host, port: service.configuration.port), serverName: "swift-passkeys"),
+            configuration: .init(
+                address: .hostname(service.configuration.host, port: service.configuration.port),
+                serverName: "swift-passkeys"
+            ),
             services: services,
-            logger: logger)
+            logger: logger
+        )
     }
 }

@@ -5,10 +5,17 @@ extension ServerConfiguration {
     /// (`PASSKEYS_DATABASE`, `PASSKEYS_PORT`, `PASSKEYS_HOST`, `PASSKEYS_API_KEY`), then the flags given — each
     /// overriding the one before — validated.
     public static func load(
-        file: String?, environment: [String: String], port: Int? = nil, host: String? = nil, database: String? = nil, apiKey: String? = nil
+        file: String?,
+        environment: [String: String],
+        port: Int? = nil,
+        host: String? = nil,
+        database: String? = nil,
+        apiKey: String? = nil
     ) throws(ConfigurationError) -> ServerConfiguration {
         let environmentPort = try environment["PASSKEYS_PORT"].map { value throws(ConfigurationError) -> Int in
-            guard let port = Int(value) else { throw ConfigurationError(field: "PASSKEYS_PORT", "must be a port number") }
+            guard let port = Int(value) else {
+                throw ConfigurationError(field: "PASSKEYS_PORT", "must be a port number")
+            }
             return port
         }
         let effectivePort = port ?? environmentPort

@@ -8,7 +8,9 @@ extension ServerConfiguration {
         if !appleApps.isEmpty { origins.append("https://\(rpId)") }
         for app in androidApps {
             for fingerprint in app.sha256CertFingerprints {
-                if let bytes = Self.fingerprintBytes(fingerprint) { origins.append("android:apk-key-hash:\(Base64URL.encode(bytes))") }
+                if let bytes = Self.fingerprintBytes(fingerprint) {
+                    origins.append("android:apk-key-hash:\(Base64URL.encode(bytes))")
+                }
             }
         }
         var seen = Set<String>()

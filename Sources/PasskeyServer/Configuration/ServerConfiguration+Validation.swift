@@ -13,38 +13,61 @@ extension ServerConfiguration {
         guard !webOrigins.isEmpty || !androidApps.isEmpty || !appleApps.isEmpty else {
             throw ConfigurationError(field: "webOrigins", "must list at least one origin (or configure an app)")
         }
-        for (index, origin) in webOrigins.enumerated() { try Self.validateOrigin(origin, field: "webOrigins[\(index)]", rpId: rpId, mustMatchRP: true) }
-        for (index, origin) in relatedOrigins.enumerated() { try Self.validateOrigin(origin, field: "relatedOrigins[\(index)]", rpId: rpId, mustMatchRP: false) }
+        for (index, origin) in webOrigins.enumerated() {
+            try Self.validateOrigin(origin, field: "webOrigins[\(index)]", rpId: rpId, mustMatchRP: true)
+        }
+        for (index, origin) in relatedOrigins.enumerated() {
+            try Self.validateOrigin(origin, field: "relatedOrigins[\(index)]", rpId: rpId, mustMatchRP: false)
+        }
         for (index, app) in appleApps.enumerated() {
-            guard app.teamId.count == 10, app.teamId.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
+            guard app.teamId.count == 10, app.teamId.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) })
+            else {
                 throw ConfigurationError(field: "appleApps[\(index)].teamId", "must be a 10-character Apple team ID")
             }
             guard !app.bundleId.isEmpty, !app.bundleId.contains(" ") else {
-                throw ConfigurationError(field: "appleApps[\(index)].bundleId", "must be a bundle identifier such as com.example.app")
+                throw ConfigurationError(
+                    field: "appleApps[\(index)].bundleId",
+                    "must be a bundle identifier such as com.example.app"
+                )
             }
         }
         for (index, app) in androidApps.enumerated() {
             guard !app.packageName.isEmpty, !app.packageName.contains(" ") else {
-                throw ConfigurationError(field: "androidApps[\(index)].packageName", "must be a package name such as com.example.app")
+                throw ConfigurationError(
+                    field: "androidApps[\(index)].packageName",
+                    "must be a package name such as com.example.app"
+                )
             }
             guard !app.sha256CertFingerprints.isEmpty else {
-                throw ConfigurationError(field: "androidApps[\(index)].sha256CertFingerprints", "must list the app's signing certificate fingerprints")
+                throw ConfigurationError(
+                    field: "androidApps[\(index)].sha256CertFingerprints",
+                    "must list the app's signing certificate fingerprints"
+                )
             }
-            for (fingerprintIndex, fingerprint) in app.sha256CertFingerprints.enumerated() where Self.fingerprintBytes(fingerprint) == nil {
+            for (fingerprintIndex, fingerprint) in app.sha256CertFingerprints.enumerated()
+            where Self.fingerprintBytes(fingerprint) == nil {
                 throw ConfigurationError(
                     field: "androidApps[\(index)].sha256CertFingerprints[\(fingerprintIndex)]",
-                    "must be 32 bytes in hex separated by ':' (as keytool prints it)")
+                    "must be 32 bytes in hex separated by ':' (as keytool prints it)"
+                )
             }
         }
         guard (1...65535).contains(port) else { throw ConfigurationError(field: "port", "must be 1 to 65535") }
-        guard database.hasPrefix("sqlite:") || database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") || database == "memory" else {
+        guard
+            database.hasPrefix("sqlite:") || database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
+                || database == "memory"
+        else {
             throw ConfigurationError(field: "database", "must be sqlite:PATH, postgres://… or memory")
         }
         for (index, key) in apiKeys.enumerated() {
-            guard !key.name.isEmpty else { throw ConfigurationError(field: "apiKeys[\(index)].name", "must not be empty") }
+            guard !key.name.isEmpty else {
+                throw ConfigurationError(field: "apiKeys[\(index)].name", "must not be empty")
+            }
             switch (key.key, key.sha256) {
             case (let secret?, nil):
-                guard secret.count >= 24 else { throw ConfigurationError(field: "apiKeys[\(index)].key", "must be at least 24 characters") }
+                guard secret.count >= 24 else {
+                    throw ConfigurationError(field: "apiKeys[\(index)].key", "must be at least 24 characters")
+                }
             case (nil, let hash?):
                 guard hash.count == 64, hash.allSatisfy(\.isHexDigit) else {
                     throw ConfigurationError(field: "apiKeys[\(index)].sha256", "must be 64 hex digits")
@@ -53,25 +76,34 @@ extension ServerConfiguration {
                 throw ConfigurationError(field: "apiKeys[\(index)]", "needs exactly one of 'key' and 'sha256'")
             }
         }
-        for (index, alg) in policy.algorithms.enumerated() where !COSEAlgorithmIdentifier.supported.contains(COSEAlgorithmIdentifier(rawValue: alg)) {
+        for (index, alg) in policy.algorithms.enumerated()
+        where !COSEAlgorithmIdentifier.supported.contains(COSEAlgorithmIdentifier(rawValue: alg)) {
             throw ConfigurationError(field: "policy.algorithms[\(index)]", "is not a supported COSE algorithm")
         }
-        guard !policy.algorithms.isEmpty else { throw ConfigurationError(field: "policy.algorithms", "must not be empty") }
-        for format in policy.trustAnchors.keys where !AttestationFormat.supported.contains(AttestationFormat(rawValue: format)) {
+        guard !policy.algorithms.isEmpty else {
+            throw ConfigurationError(field: "policy.algorithms", "must not be empty")
+        }
+        for format in policy.trustAnchors.keys
+        where !AttestationFormat.supported.contains(AttestationFormat(rawValue: format)) {
             throw ConfigurationError(field: "policy.trustAnchors.\(format)", "is not a supported attestation format")
         }
         guard (1...100).contains(policy.maxCredentialsPerUser) else {
             throw ConfigurationError(field: "policy.maxCredentialsPerUser", "must be 1 to 100")
         }
-        let lifetimes = [("challenge", expiries.challenge), ("registrationAttempt", expiries.registrationAttempt),
-                         ("authenticationSession", expiries.authenticationSession), ("resultToken", expiries.resultToken),
-                         ("reservation", expiries.reservation)]
+        let lifetimes = [
+            ("challenge", expiries.challenge), ("registrationAttempt", expiries.registrationAttempt),
+            ("authenticationSession", expiries.authenticationSession), ("resultToken", expiries.resultToken),
+            ("reservation", expiries.reservation),
+        ]
         for (name, seconds) in lifetimes where !(5...86_400).contains(seconds) {
             throw ConfigurationError(field: "expiries.\(name)", "must be 5 to 86400 seconds")
         }
-        let rates = [("clientRequestsPerMinute", limits.clientRequestsPerMinute, 1_000_000),
-                     ("failedAssertionsPerCredential", limits.failedAssertionsPerCredential, 10_000),
-                     ("failedAssertionsPerIP", limits.failedAssertionsPerIP, 1_000_000), ("failureWindowSeconds", limits.failureWindowSeconds, 86_400)]
+        let rates = [
+            ("clientRequestsPerMinute", limits.clientRequestsPerMinute, 1_000_000),
+            ("failedAssertionsPerCredential", limits.failedAssertionsPerCredential, 10_000),
+            ("failedAssertionsPerIP", limits.failedAssertionsPerIP, 1_000_000),
+            ("failureWindowSeconds", limits.failureWindowSeconds, 86_400),
+        ]
         for (name, value, maximum) in rates where !(1...maximum).contains(value) {
             throw ConfigurationError(field: "limits.\(name)", "must be 1 to \(maximum)")
         }
@@ -80,17 +112,29 @@ extension ServerConfiguration {
         }
     }
 
-    static func validateOrigin(_ origin: String, field: String, rpId: String, mustMatchRP: Bool) throws(ConfigurationError) {
-        guard let components = URLComponents(string: origin), let scheme = components.scheme, let host = components.host,
+    static func validateOrigin(
+        _ origin: String,
+        field: String,
+        rpId: String,
+        mustMatchRP: Bool
+    ) throws(ConfigurationError) {
+        guard let components = URLComponents(string: origin), let scheme = components.scheme,
+            let host = components.host,
             components.path.isEmpty, components.query == nil, components.fragment == nil
         else {
-            throw ConfigurationError(field: field, "must be an origin such as https://example.com (scheme, host, optional port; no path)")
+            throw ConfigurationError(
+                field: field,
+                "must be an origin such as https://example.com (scheme, host, optional port; no path)"
+            )
         }
         guard scheme == "https" || (scheme == "http" && (host == "localhost" || host == "127.0.0.1")) else {
             throw ConfigurationError(field: field, "must use https (http only for localhost)")
         }
         if mustMatchRP, host != rpId, !host.hasSuffix("." + rpId) {
-            throw ConfigurationError(field: field, "must be '\(rpId)' or a subdomain of it; list other sites under relatedOrigins")
+            throw ConfigurationError(
+                field: field,
+                "must be '\(rpId)' or a subdomain of it; list other sites under relatedOrigins"
+            )
         }
     }
 

@@ -133,7 +133,10 @@ extension ServerConfiguration {
         try Self.checkKnown(fileObject, against: defaultObject, path: "")
         let merged = Self.merge(defaultObject, fileObject)
         do {
-            self = try JSONDecoder().decode(ServerConfiguration.self, from: JSONSerialization.data(withJSONObject: merged))
+            self = try JSONDecoder().decode(
+                ServerConfiguration.self,
+                from: JSONSerialization.data(withJSONObject: merged)
+            )
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             throw ConfigurationError(field: context.codingPath.dottedPath, "has the wrong type")
         } catch let DecodingError.keyNotFound(key, context) {
@@ -151,24 +154,36 @@ extension ServerConfiguration {
     private static let openMaps: Set<String> = ["policy.trustAnchors"]
     /// The members of the objects in list settings (the defaults' lists are empty, so they cannot show them).
     private static let elementMembers: [String: Set<String>] = [
-        "appleApps": ["teamId", "bundleId"], "androidApps": ["packageName", "sha256CertFingerprints"], "apiKeys": ["name", "key", "sha256"],
+        "appleApps": ["teamId", "bundleId"], "androidApps": ["packageName", "sha256CertFingerprints"],
+        "apiKeys": ["name", "key", "sha256"],
     ]
 
-    private static func checkKnown(_ object: [String: Any], against defaults: [String: Any], path: String) throws(ConfigurationError) {
+    private static func checkKnown(
+        _ object: [String: Any],
+        against defaults: [String: Any],
+        path: String
+    ) throws(ConfigurationError) {
         for (key, value) in object {
             let field = path.isEmpty ? key : "\(path).\(key)"
             guard let known = defaults[key] else {
                 if optionalMembers.contains(field) { continue }
-                throw ConfigurationError(field: field, "is not a known setting (known here: \(defaults.keys.sorted().joined(separator: ", ")))")
+                throw ConfigurationError(
+                    field: field,
+                    "is not a known setting (known here: \(defaults.keys.sorted().joined(separator: ", ")))"
+                )
             }
-            if let nested = value as? [String: Any], let knownNested = known as? [String: Any], !openMaps.contains(field) {
+            if let nested = value as? [String: Any], let knownNested = known as? [String: Any],
+                !openMaps.contains(field)
+            {
                 try checkKnown(nested, against: knownNested, path: field)
             }
             if let elements = value as? [Any], let members = elementMembers[field] {
                 for case (let index, let element as [String: Any]) in elements.enumerated() {
                     if let unknown = element.keys.sorted().first(where: { !members.contains($0) }) {
                         throw ConfigurationError(
-                            field: "\(field)[\(index)].\(unknown)", "is not a known setting (known here: \(members.sorted().joined(separator: ", ")))")
+                            field: "\(field)[\(index)].\(unknown)",
+                            "is not a known setting (known here: \(members.sorted().joined(separator: ", ")))"
+                        )
                     }
                 }
             }

@@ -1,5 +1,5 @@
-import WebAuthn
 import HTTPTypes
+import WebAuthn
 
 extension APIError {
     /// The server's code for a failed WebAuthn verification step.

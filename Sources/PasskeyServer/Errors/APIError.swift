@@ -11,7 +11,13 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Extra response headers (such as `Retry-After`).
     public var headers: HTTPFields
 
-    public init(_ code: String, _ status: HTTPResponse.Status, _ message: String, retryable: Bool = false, headers: HTTPFields = [:]) {
+    public init(
+        _ code: String,
+        _ status: HTTPResponse.Status,
+        _ message: String,
+        retryable: Bool = false,
+        headers: HTTPFields = [:]
+    ) {
         self.code = code
         self.status = status
         self.message = message
@@ -31,29 +37,103 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
 extension APIError {
     static func invalidRequest(_ message: String) -> Self { Self("INVALID_REQUEST", .badRequest, message) }
     static func notFound(_ message: String) -> Self { Self("NOT_FOUND", .notFound, message) }
-    static let unauthenticated = Self("UNAUTHENTICATED", .unauthorized, "Send a valid key in 'Authorization: Bearer …'.")
+    static let unauthenticated = Self(
+        "UNAUTHENTICATED",
+        .unauthorized,
+        "Send a valid key in 'Authorization: Bearer …'."
+    )
     static func payloadTooLarge(_ limit: Int) -> Self {
         Self("PAYLOAD_TOO_LARGE", .contentTooLarge, "The request body exceeds \(limit) bytes.")
     }
     static func rateLimited(retryAfter seconds: Int) -> Self {
-        Self("RATE_LIMITED", .tooManyRequests, "Too many requests; retry after \(seconds) seconds.", retryable: true,
-             headers: [.retryAfter: "\(seconds)"])
+        Self(
+            "RATE_LIMITED",
+            .tooManyRequests,
+            "Too many requests; retry after \(seconds) seconds.",
+            retryable: true,
+            headers: [.retryAfter: "\(seconds)"]
+        )
     }
-    static let internalError = Self("INTERNAL_ERROR", .internalServerError, "Something went wrong on the server; it has been logged. Retry later.", retryable: true)
-    static let storageUnavailable = Self("SERVICE_UNAVAILABLE", .serviceUnavailable, "The database is unavailable; retry shortly.", retryable: true)
+    static let unexpected = Self(
+        "INTERNAL_ERROR",
+        .internalServerError,
+        "Something went wrong on the server; it has been logged. Retry later.",
+        retryable: true
+    )
+    static let storageUnavailable = Self(
+        "SERVICE_UNAVAILABLE",
+        .serviceUnavailable,
+        "The database is unavailable; retry shortly.",
+        retryable: true
+    )
 
-    static let invalidOrExpiredSession = Self("INVALID_OR_EXPIRED_SESSION", .gone, "This session does not exist or has expired; start a new one.")
-    static let registrationAttemptExpired = Self("REGISTRATION_ATTEMPT_EXPIRED", .gone, "This registration attempt has expired; create a new one.")
-    static func registrationAttemptConflict(_ message: String) -> Self { Self("REGISTRATION_ATTEMPT_CONFLICT", .conflict, message) }
-    static let reservationExpired = Self("RESERVATION_EXPIRED", .gone, "The reserved credential was not finalized in time and has been released; register again.")
-    static let challengeExpired = Self("CHALLENGE_EXPIRED", .gone, "The challenge expired; request new options and try again.", retryable: true)
-    static let challengeConsumed = Self("CHALLENGE_CONSUMED", .conflict, "This challenge was already used; request new options and try again.")
-    static let resultAlreadyRedeemed = Self("RESULT_ALREADY_REDEEMED", .conflict, "This result token was already redeemed.")
-    static let credentialNotFound = Self("CREDENTIAL_NOT_FOUND", .notFound, "No credential with this id is registered here.")
-    static let credentialInactive = Self("CREDENTIAL_INACTIVE", .forbidden, "This credential has been revoked or is not finalized.")
-    static let credentialAlreadyRegistered = Self("CREDENTIAL_ALREADY_REGISTERED", .conflict, "This authenticator is already registered.")
-    static let maxCredentialsReached = Self("MAX_CREDENTIALS_REACHED", .conflict, "The user has the maximum number of passkeys; remove one first.")
-    static let credentialNameDuplicate = Self("CREDENTIAL_NAME_DUPLICATE", .conflict, "Another passkey of this user has that name; choose another.")
-    static let noActiveCredentials = Self("NO_ACTIVE_CREDENTIALS", .conflict, "The user has no active passkey; register one first.")
-    static let userMismatch = Self("STEP_UP_CREDENTIAL_USER_MISMATCH", .forbidden, "The passkey used belongs to another user than this session's.")
+    static let invalidOrExpiredSession = Self(
+        "INVALID_OR_EXPIRED_SESSION",
+        .gone,
+        "This session does not exist or has expired; start a new one."
+    )
+    static let registrationAttemptExpired = Self(
+        "REGISTRATION_ATTEMPT_EXPIRED",
+        .gone,
+        "This registration attempt has expired; create a new one."
+    )
+    static func registrationAttemptConflict(_ message: String) -> Self {
+        Self("REGISTRATION_ATTEMPT_CONFLICT", .conflict, message)
+    }
+    static let reservationExpired = Self(
+        "RESERVATION_EXPIRED",
+        .gone,
+        "The reserved credential was not finalized in time and has been released; register again."
+    )
+    static let challengeExpired = Self(
+        "CHALLENGE_EXPIRED",
+        .gone,
+        "The challenge expired; request new options and try again.",
+        retryable: true
+    )
+    static let challengeConsumed = Self(
+        "CHALLENGE_CONSUMED",
+        .conflict,
+        "This challenge was already used; request new options and try again."
+    )
+    static let resultAlreadyRedeemed = Self(
+        "RESULT_ALREADY_REDEEMED",
+        .conflict,
+        "This result token was already redeemed."
+    )
+    static let credentialNotFound = Self(
+        "CREDENTIAL_NOT_FOUND",
+        .notFound,
+        "No credential with this id is registered here."
+    )
+    static let credentialInactive = Self(
+        "CREDENTIAL_INACTIVE",
+        .forbidden,
+        "This credential has been revoked or is not finalized."
+    )
+    static let credentialAlreadyRegistered = Self(
+        "CREDENTIAL_ALREADY_REGISTERED",
+        .conflict,
+        "This authenticator is already registered."
+    )
+    static let maxCredentialsReached = Self(
+        "MAX_CREDENTIALS_REACHED",
+        .conflict,
+        "The user has the maximum number of passkeys; remove one first."
+    )
+    static let credentialNameDuplicate = Self(
+        "CREDENTIAL_NAME_DUPLICATE",
+        .conflict,
+        "Another passkey of this user has that name; choose another."
+    )
+    static let noActiveCredentials = Self(
+        "NO_ACTIVE_CREDENTIALS",
+        .conflict,
+        "The user has no active passkey; register one first."
+    )
+    static let userMismatch = Self(
+        "STEP_UP_CREDENTIAL_USER_MISMATCH",
+        .forbidden,
+        "The passkey used belongs to another user than this session's."
+    )
 }

@@ -5,16 +5,23 @@ enum Validation {
     /// The integrator's user id: URL-safe, 1–128 characters.
     static func userID(_ id: String) throws(APIError) {
         guard (1...128).contains(id.utf8.count),
-            id.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || [0x2D, 0x2E, 0x5F, 0x7E].contains($0) })
+            id.utf8.allSatisfy({
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
+                    || [0x2D, 0x2E, 0x5F, 0x7E].contains($0)
+            })
         else {
-            throw APIError.invalidRequest("userId must be 1 to 128 URL-safe characters (A–Z, a–z, 0–9, '-', '.', '_', '~').")
+            throw APIError.invalidRequest(
+                "userId must be 1 to 128 URL-safe characters (A–Z, a–z, 0–9, '-', '.', '_', '~')."
+            )
         }
     }
 
     /// A display text: trimmed, 1…maximum characters, no control characters.
     static func text(_ value: String, field: String, maximum: Int) throws(APIError) -> String {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...maximum).contains(trimmed.count), !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard (1...maximum).contains(trimmed.count),
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw APIError.invalidRequest("\(field) must be 1 to \(maximum) characters without control characters.")
         }
         return trimmed

@@ -18,7 +18,11 @@ struct APIMiddleware: RouterMiddleware {
         self.routes = PasskeyRoutes.table(service).map { ($0.method, $0.path.split(separator: "/")) }
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         var context = context
         context.requestID = Self.requestID(from: request)
         context.clientIP = clientIP(request, context)
@@ -37,17 +41,27 @@ struct APIMiddleware: RouterMiddleware {
             response = error.response(requestID: context.requestID)
         } catch let error as HTTPError {
             let allowed = error.status == .notFound ? allowedMethods(for: request.uri.path) : []
-            response = (allowed.isEmpty ? Self.apiError(for: error) : Self.methodNotAllowed(allowed)).response(requestID: context.requestID)
+            response = (allowed.isEmpty ? Self.apiError(for: error) : Self.methodNotAllowed(allowed)).response(
+                requestID: context.requestID
+            )
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-            response = APIError.internalError.response(requestID: context.requestID)
+            response = APIError.unexpected.response(requestID: context.requestID)
         }
         if isClientAPI { allowCrossOrigin(request, &response) }
         response.headers[.init("X-Request-Id")!] = context.requestID
         response.headers[.cacheControl] = response.headers[.cacheControl] ?? "no-store"
         let route = context.endpointPath ?? "unmatched"
-        service.metrics.request(route: route, method: request.method.rawValue, status: response.status.code, duration: ContinuousClock.now - start)
-        context.logger.info("request", metadata: ["method": "\(request.method)", "route": "\(route)", "status": "\(response.status.code)"])
+        service.metrics.request(
+            route: route,
+            method: request.method.rawValue,
+            status: response.status.code,
+            duration: ContinuousClock.now - start
+        )
+        context.logger.info(
+            "request",
+            metadata: ["method": "\(request.method)", "route": "\(route)", "status": "\(response.status.code)"]
+        )
         return response
     }
 
@@ -67,7 +81,12 @@ struct APIMiddleware: RouterMiddleware {
 
     private func applyClientRateLimit(_ context: Context) throws(APIError) {
         let key = "client-requests:" + (context.clientIP ?? "unknown")
-        if let wait = service.limiter.record(key, limit: service.configuration.limits.clientRequestsPerMinute, window: 60, at: service.now()) {
+        if let wait = service.limiter.record(
+            key,
+            limit: service.configuration.limits.clientRequestsPerMinute,
+            window: 60,
+            at: service.now()
+        ) {
             throw APIError.rateLimited(retryAfter: wait)
         }
     }
@@ -83,13 +102,20 @@ struct APIMiddleware: RouterMiddleware {
         let segments = path.split(separator: "/")
         return routes.filter { route in
             route.segments.count == segments.count
-                && zip(route.segments, segments).allSatisfy { template, actual in template.hasPrefix("{") || template == actual }
+                && zip(route.segments, segments).allSatisfy { template, actual in
+                    template.hasPrefix("{") || template == actual
+                }
         }.map(\.method)
     }
 
     static func methodNotAllowed(_ allowed: [HTTPRequest.Method]) -> APIError {
         let list = allowed.map(\.rawValue).joined(separator: ", ")
-        return APIError("METHOD_NOT_ALLOWED", .methodNotAllowed, "This endpoint accepts \(list) only.", headers: [.allow: list])
+        return APIError(
+            "METHOD_NOT_ALLOWED",
+            .methodNotAllowed,
+            "This endpoint accepts \(list) only.",
+            headers: [.allow: list]
+        )
     }
 
     /// A caller's `X-Request-Id` is kept when it is short and plain; otherwise a new id is made.
@@ -106,11 +132,18 @@ struct APIMiddleware: RouterMiddleware {
         switch error.status {
         case .notFound: APIError.notFound("No such endpoint; see the API reference (docs/openapi.yaml).")
         case .contentTooLarge: APIError("PAYLOAD_TOO_LARGE", .contentTooLarge, "The request body is too large.")
-        default: APIError(error.status.code >= 500 ? "INTERNAL_ERROR" : "INVALID_REQUEST", error.status, error.body ?? error.status.reasonPhrase)
+        default:
+            APIError(
+                error.status.code >= 500 ? "INTERNAL_ERROR" : "INVALID_REQUEST",
+                error.status,
+                error.body ?? error.status.reasonPhrase
+            )
         }
     }
 }
 
 extension UInt8 {
-    fileprivate var isASCIIAlphanumeric: Bool { (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) }
+    fileprivate var isASCIIAlphanumeric: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self)
+    }
 }

@@ -33,12 +33,18 @@ enum JSONBody {
     }
 
     static func raw(_ bytes: [UInt8], status: HTTPResponse.Status = .ok, contentType: String) -> Response {
-        Response(status: status, headers: [.contentType: contentType], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        Response(
+            status: status,
+            headers: [.contentType: contentType],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
+        )
     }
 
     private static func describe(_ error: DecodingError) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.isEmpty ? "the top level" : codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            codingPath.isEmpty
+                ? "the top level"
+                : codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
         }
         switch error {
         case .keyNotFound(let key, let context): return "'\(key.stringValue)' is missing at \(path(context.codingPath))"
@@ -62,7 +68,10 @@ extension APIError {
             }
             let error: Detail
         }
-        var response = JSONBody.response(Body(error: .init(code: code, message: message, retryable: retryable, requestId: requestID)), status: status)
+        var response = JSONBody.response(
+            Body(error: .init(code: code, message: message, retryable: retryable, requestId: requestID)),
+            status: status
+        )
         for field in headers { response.headers.append(field) }
         return response
     }

@@ -10,30 +10,61 @@ public enum PasskeyRoutes {
     }
 
     /// The method and path of every route, for documentation checks.
-    public static func table(_ service: PasskeyService) -> [(method: HTTPRequest.Method, path: String, access: Route.Access)] {
+    public static func table(
+        _ service: PasskeyService
+    ) -> [(method: HTTPRequest.Method, path: String, access: Route.Access)] {
         all(service).map { ($0.method, $0.path, $0.access) }
     }
 
     static func backend(_ s: PasskeyService) -> [Route] {
         [
             Route(.post, "/v1/registrations", .backend) { request, _, call in
-                JSONBody.response(try await s.createRegistration(try await call.body(CreateRegistrationRequest.self, request), by: call.caller), status: .created)
+                JSONBody.response(
+                    try await s.createRegistration(
+                        try await call.body(CreateRegistrationRequest.self, request),
+                        by: call.caller
+                    ),
+                    status: .created
+                )
             },
             Route(.get, "/v1/registrations/{registrationAttemptId}", .backend) { _, _, call in
                 JSONBody.response(try await s.registrationStatus(flowID: try call.parameter("registrationAttemptId")))
             },
             Route(.post, "/v1/registrations/{registrationAttemptId}/finalize", .backend) { _, _, call in
-                JSONBody.response(try await s.settleRegistration(flowID: try call.parameter("registrationAttemptId"), finalize: true, by: call.caller))
+                JSONBody.response(
+                    try await s.settleRegistration(
+                        flowID: try call.parameter("registrationAttemptId"),
+                        finalize: true,
+                        by: call.caller
+                    )
+                )
             },
             Route(.post, "/v1/registrations/{registrationAttemptId}/abort", .backend) { _, _, call in
-                JSONBody.response(try await s.settleRegistration(flowID: try call.parameter("registrationAttemptId"), finalize: false, by: call.caller))
+                JSONBody.response(
+                    try await s.settleRegistration(
+                        flowID: try call.parameter("registrationAttemptId"),
+                        finalize: false,
+                        by: call.caller
+                    )
+                )
             },
             Route(.post, "/v1/authentications", .backend) { request, _, call in
-                JSONBody.response(try await s.createAuthentication(try await call.body(CreateAuthenticationRequest.self, request), by: call.caller), status: .created)
+                JSONBody.response(
+                    try await s.createAuthentication(
+                        try await call.body(CreateAuthenticationRequest.self, request),
+                        by: call.caller
+                    ),
+                    status: .created
+                )
             },
             Route(.post, "/v1/authentications/{biometricPasskeySessionId}/redeem", .backend) { request, _, call in
-                JSONBody.response(try await s.redeemAuthentication(
-                    flowID: try call.parameter("biometricPasskeySessionId"), request: try await call.body(RedeemRequest.self, request), by: call.caller))
+                JSONBody.response(
+                    try await s.redeemAuthentication(
+                        flowID: try call.parameter("biometricPasskeySessionId"),
+                        request: try await call.body(RedeemRequest.self, request),
+                        by: call.caller
+                    )
+                )
             },
             Route(.get, "/v1/users/{userId}/credentials", .backend) { _, _, call in
                 JSONBody.response(try await s.listCredentials(userID: try call.parameter("userId")))
@@ -46,8 +77,13 @@ public enum PasskeyRoutes {
                 JSONBody.response(try await s.credential(id: try call.parameter("credentialId")))
             },
             Route(.patch, "/v1/credentials/{credentialId}", .backend) { request, _, call in
-                JSONBody.response(try await s.renameCredential(
-                    id: try call.parameter("credentialId"), request: try await call.body(PasskeyService.RenameRequest.self, request), by: call.caller))
+                JSONBody.response(
+                    try await s.renameCredential(
+                        id: try call.parameter("credentialId"),
+                        request: try await call.body(PasskeyService.RenameRequest.self, request),
+                        by: call.caller
+                    )
+                )
             },
             Route(.delete, "/v1/credentials/{credentialId}", .backend) { _, _, call in
                 try await s.revokeCredential(id: try call.parameter("credentialId"), by: call.caller)
@@ -55,8 +91,13 @@ public enum PasskeyRoutes {
             },
             Route(.get, "/v1/audit-events", .backend) { request, _, _ in
                 let query = request.uri.queryParameters
-                return JSONBody.response(try await s.auditEvents(
-                    after: query["after"].map(String.init), limit: query["limit"].map(String.init), userID: query["userId"].map(String.init)))
+                return JSONBody.response(
+                    try await s.auditEvents(
+                        after: query["after"].map(String.init),
+                        limit: query["limit"].map(String.init),
+                        userID: query["userId"].map(String.init)
+                    )
+                )
             },
         ]
     }
@@ -64,23 +105,55 @@ public enum PasskeyRoutes {
     static func client(_ s: PasskeyService) -> [Route] {
         [
             Route(.post, "/v1/client/registrations/{registrationAttemptId}/options", .client) { _, _, call in
-                JSONBody.response(try await s.registrationOptions(flowID: try call.parameter("registrationAttemptId"), clientToken: call.bearerToken))
+                JSONBody.response(
+                    try await s.registrationOptions(
+                        flowID: try call.parameter("registrationAttemptId"),
+                        clientToken: call.bearerToken
+                    )
+                )
             },
             Route(.post, "/v1/client/registrations/{registrationAttemptId}/complete", .client) { request, _, call in
                 // The token is checked before the body is read, so a caller without one learns nothing from validation.
-                _ = try await s.authorizeClient(flowID: try call.parameter("registrationAttemptId"), token: call.bearerToken, kind: .registration)
-                return JSONBody.response(try await s.completeRegistration(
-                    flowID: try call.parameter("registrationAttemptId"), clientToken: call.bearerToken,
-                    request: try await call.body(CompleteRegistrationRequest.self, request), by: call.caller), status: .created)
+                _ = try await s.authorizeClient(
+                    flowID: try call.parameter("registrationAttemptId"),
+                    token: call.bearerToken,
+                    kind: .registration
+                )
+                return JSONBody.response(
+                    try await s.completeRegistration(
+                        flowID: try call.parameter("registrationAttemptId"),
+                        clientToken: call.bearerToken,
+                        request: try await call.body(CompleteRegistrationRequest.self, request),
+                        by: call.caller
+                    ),
+                    status: .created
+                )
             },
             Route(.post, "/v1/client/authentications/{biometricPasskeySessionId}/options", .client) { _, _, call in
-                JSONBody.response(try await s.authenticationOptions(flowID: try call.parameter("biometricPasskeySessionId"), clientToken: call.bearerToken))
+                JSONBody.response(
+                    try await s.authenticationOptions(
+                        flowID: try call.parameter("biometricPasskeySessionId"),
+                        clientToken: call.bearerToken
+                    )
+                )
             },
-            Route(.post, "/v1/client/authentications/{biometricPasskeySessionId}/complete", .client) { request, _, call in
-                _ = try await s.authorizeClient(flowID: try call.parameter("biometricPasskeySessionId"), token: call.bearerToken, kind: .authentication)
-                return JSONBody.response(try await s.completeAuthentication(
-                    flowID: try call.parameter("biometricPasskeySessionId"), clientToken: call.bearerToken,
-                    request: try await call.body(CompleteAuthenticationRequest.self, request), by: call.caller))
+            Route(.post, "/v1/client/authentications/{biometricPasskeySessionId}/complete", .client) {
+                request,
+                _,
+                call in
+                _ = try await s.authorizeClient(
+                    flowID: try call.parameter("biometricPasskeySessionId"),
+                    token: call.bearerToken,
+                    kind: .authentication
+                )
+                return JSONBody.response(
+                    try await s.completeAuthentication(
+                        flowID: try call.parameter("biometricPasskeySessionId"),
+                        clientToken: call.bearerToken,
+                        request: try await call.body(CompleteAuthenticationRequest.self, request),
+                        by: call.caller
+                    )
+                )
             },
         ]
     }

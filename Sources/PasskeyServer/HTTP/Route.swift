@@ -1,6 +1,6 @@
+import Foundation
 public import HTTPTypes
 import Hummingbird
-import Foundation
 
 /// One endpoint of the HTTP API: method, path (OpenAPI-style `{parameter}`s), who may call it, and its handler.
 /// The route table (``PasskeyRoutes``) is the single list the router and the OpenAPI coverage test both use.
@@ -18,7 +18,12 @@ public struct Route: Sendable {
     public let access: Access
     let handler: @Sendable (Request, PasskeyRequestContext, RouteCall) async throws -> Response
 
-    init(_ method: HTTPRequest.Method, _ path: String, _ access: Access, _ handler: @escaping @Sendable (Request, PasskeyRequestContext, RouteCall) async throws -> Response) {
+    init(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        _ access: Access,
+        _ handler: @escaping @Sendable (Request, PasskeyRequestContext, RouteCall) async throws -> Response
+    ) {
         self.method = method
         self.path = path
         self.access = access
@@ -47,7 +52,8 @@ struct RouteCall: Sendable {
 
 extension Route {
     /// Authenticates the call as the route's access level requires, then runs the handler.
-    func respond(_ request: Request, _ context: PasskeyRequestContext, service: PasskeyService) async throws -> Response {
+    func respond(_ request: Request, _ context: PasskeyRequestContext, service: PasskeyService) async throws -> Response
+    {
         let bearer = Self.bearerToken(request)
         let caller: Caller
         switch access {
@@ -60,8 +66,16 @@ extension Route {
         case .open:
             caller = Caller(actor: "public", requestID: context.requestID, clientIP: context.clientIP)
         }
-        return try await handler(request, context, RouteCall(
-            caller: caller, bearerToken: bearer, parameters: context.parameters, bodyLimit: service.configuration.limits.maxRequestBodyBytes))
+        return try await handler(
+            request,
+            context,
+            RouteCall(
+                caller: caller,
+                bearerToken: bearer,
+                parameters: context.parameters,
+                bodyLimit: service.configuration.limits.maxRequestBodyBytes
+            )
+        )
     }
 
     static func bearerToken(_ request: Request) -> String? {

@@ -15,7 +15,9 @@ final class RateLimiter: Sendable {
     /// Counts one event for `key`; returns nil when within `limit` per `window`, else the seconds to wait.
     func record(_ key: String, limit: Int, window: TimeInterval, at time: Date) -> Int? {
         windows.withLock { windows in
-            if windows.count > maximumKeys { windows = windows.filter { time.timeIntervalSince($0.value.start) < window } }
+            if windows.count > maximumKeys {
+                windows = windows.filter { time.timeIntervalSince($0.value.start) < window }
+            }
             var entry = windows[key] ?? Window(start: time, count: 0)
             if time.timeIntervalSince(entry.start) >= window { entry = Window(start: time, count: 0) }
             entry.count += 1
@@ -28,7 +30,9 @@ final class RateLimiter: Sendable {
     /// Whether `key` is over `limit` now, without counting.
     func isLimited(_ key: String, limit: Int, window: TimeInterval, at time: Date) -> Int? {
         windows.withLock { windows in
-            guard let entry = windows[key], time.timeIntervalSince(entry.start) < window, entry.count >= limit else { return nil }
+            guard let entry = windows[key], time.timeIntervalSince(entry.start) < window, entry.count >= limit else {
+                return nil
+            }
             return max(1, Int((window - time.timeIntervalSince(entry.start)).rounded(.up)))
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
+import HTTPTypes
+import Logging
 import PasskeyStorage
 import WebAuthn
-import Logging
-import HTTPTypes
 
 extension PasskeyService {
     /// The flow a client token may drive. Unknown flows and wrong tokens look alike (401), so a token for one flow
@@ -11,7 +11,9 @@ extension PasskeyService {
         guard let token, let flow = try await storage({ try await store.flow(id: flowID) }),
             flow.kind == kind, Secrets.constantTimeEqual(flow.clientTokenHash, Secrets.hash(token))
         else { throw APIError.unauthenticated }
-        guard flow.expiresAt > now() else { throw kind == .registration ? .registrationAttemptExpired : .invalidOrExpiredSession }
+        guard flow.expiresAt > now() else {
+            throw kind == .registration ? .registrationAttemptExpired : .invalidOrExpiredSession
+        }
         return flow
     }
 
@@ -19,9 +21,18 @@ extension PasskeyService {
     func issueChallenge(_ flow: FlowRecord) async throws(APIError) -> [UInt8] {
         let challenge = Secrets.randomBytes(32)
         let expiresAt = min(expiry(configuration.expiries.challenge), flow.expiresAt)
-        let update = FlowUpdate(status: .optionsIssued, challengeHash: Secrets.hash(challenge), challengeExpiresAt: expiresAt)
+        let update = FlowUpdate(
+            status: .optionsIssued,
+            challengeHash: Secrets.hash(challenge),
+            challengeExpiresAt: expiresAt
+        )
         let updated = try await storage {
-            try await store.updateFlow(id: flow.id, expectedStatuses: [.created, .optionsIssued, .failed], at: now(), update: update)
+            try await store.updateFlow(
+                id: flow.id,
+                expectedStatuses: [.created, .optionsIssued, .failed],
+                at: now(),
+                update: update
+            )
         }
         guard updated != nil else {
             throw flow.kind == .registration
@@ -41,7 +52,11 @@ extension PasskeyService {
             throw APIError(error)
         }
         guard let challenge = try? Base64URL.decode(clientData.challenge), !challenge.isEmpty else {
-            throw APIError("CHALLENGE_MISMATCH", .badRequest, "clientData.challenge is not the challenge issued for this session.")
+            throw APIError(
+                "CHALLENGE_MISMATCH",
+                .badRequest,
+                "clientData.challenge is not the challenge issued for this session."
+            )
         }
         let consumed = try await storage {
             try await store.consumeChallenge(flowID: flow.id, challengeHash: Secrets.hash(challenge), at: now())
@@ -51,16 +66,29 @@ extension PasskeyService {
         let current = try await storage { try await store.flow(id: flow.id) } ?? flow
         if current.challengeHash == nil {
             throw current.status == .optionsIssued || current.status == .created || current.status == .failed
-                ? APIError("CHALLENGE_MISMATCH", .badRequest, "No challenge is pending for this session; request options first.")
+                ? APIError(
+                    "CHALLENGE_MISMATCH",
+                    .badRequest,
+                    "No challenge is pending for this session; request options first."
+                )
                 : .challengeConsumed
         }
         if let expiry = current.challengeExpiresAt, expiry <= now() { throw .challengeExpired }
-        throw APIError("CHALLENGE_MISMATCH", .badRequest, "clientData.challenge is not the challenge issued for this session; use the latest options.")
+        throw APIError(
+            "CHALLENGE_MISMATCH",
+            .badRequest,
+            "clientData.challenge is not the challenge issued for this session; use the latest options."
+        )
     }
 
     /// Marks a flow whose response failed verification, so the client can request new options.
     func markFailed(_ flow: FlowRecord) async {
-        _ = try? await store.updateFlow(id: flow.id, expectedStatuses: [.verifying], at: now(), update: FlowUpdate(status: .failed))
+        _ = try? await store.updateFlow(
+            id: flow.id,
+            expectedStatuses: [.verifying],
+            at: now(),
+            update: FlowUpdate(status: .failed)
+        )
     }
 
     static func encodePayload(_ value: some Encodable) -> [UInt8] {
@@ -75,7 +103,7 @@ extension PasskeyService {
         decoder.dateDecodingStrategy = .secondsSince1970
         guard let value = try? decoder.decode(type, from: Data(flow.payload)) else {
             logger.error("flow payload cannot be decoded", metadata: ["flow": "\(flow.id)"])
-            throw APIError.internalError
+            throw APIError.unexpected
         }
         return value
     }

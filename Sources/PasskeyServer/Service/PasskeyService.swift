@@ -1,9 +1,9 @@
 public import Foundation
 public import Logging
 public import PasskeyStorage
+import SwiftASN1
 import WebAuthn
 import X509
-import SwiftASN1
 
 /// The relying-party service: the flows of DESIGN §3 on top of a ``PasskeyStore``, independent of HTTP.
 /// ``PasskeyApplication`` exposes it over HTTP; tests may call it directly.
@@ -23,7 +23,9 @@ public struct PasskeyService: Sendable {
     /// - Parameters:
     ///   - now: the clock (injected so tests can move time).
     public init(
-        configuration: ServerConfiguration, store: any PasskeyStore, logger: Logger = Logger(label: "passkeys"),
+        configuration: ServerConfiguration,
+        store: any PasskeyStore,
+        logger: Logger = Logger(label: "passkeys"),
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws(ConfigurationError) {
         try configuration.validate()
@@ -38,7 +40,8 @@ public struct PasskeyService: Sendable {
         self.metrics = ServerMetrics()
     }
 
-    static func attestationPolicy(_ policy: ServerConfiguration.Policy) throws(ConfigurationError) -> AttestationPolicy {
+    static func attestationPolicy(_ policy: ServerConfiguration.Policy) throws(ConfigurationError) -> AttestationPolicy
+    {
         var anchors: [AttestationFormat: [Certificate]] = [:]
         for (format, paths) in policy.trustAnchors {
             for (index, path) in paths.enumerated() {
@@ -46,15 +49,21 @@ public struct PasskeyService: Sendable {
                 guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                     throw ConfigurationError(field: field, "names a file that cannot be read: \(path)")
                 }
-                guard let certificates = try? PEMDocument.parseMultiple(pemString: text).map({ try Certificate(pemDocument: $0) }), !certificates.isEmpty else {
+                guard
+                    let certificates = try? PEMDocument.parseMultiple(pemString: text).map({
+                        try Certificate(pemDocument: $0)
+                    }), !certificates.isEmpty
+                else {
                     throw ConfigurationError(field: field, "is not a PEM certificate file: \(path)")
                 }
                 anchors[AttestationFormat(rawValue: format), default: []] += certificates
             }
         }
         return AttestationPolicy(
-            allowedFormats: Set(policy.attestationFormats), trustAnchors: anchors,
-            requireTrustedAttestation: policy.requireTrustedAttestation)
+            allowedFormats: Set(policy.attestationFormats),
+            trustAnchors: anchors,
+            requireTrustedAttestation: policy.requireTrustedAttestation
+        )
     }
 
     /// Whether `presented` is a configured backend API key; returns the key's name.
@@ -76,10 +85,25 @@ public struct Caller: Sendable {
 }
 
 extension PasskeyService {
-    func audit(_ action: String, by caller: Caller, userID: String?, subject: String?, details: [String: String] = [:]) async {
+    func audit(
+        _ action: String,
+        by caller: Caller,
+        userID: String?,
+        subject: String?,
+        details: [String: String] = [:]
+    ) async {
         do {
-            try await store.appendAuditEvent(AuditEvent(
-                time: now(), actor: caller.actor, action: action, userID: userID, subject: subject, requestID: caller.requestID, details: details))
+            try await store.appendAuditEvent(
+                AuditEvent(
+                    time: now(),
+                    actor: caller.actor,
+                    action: action,
+                    userID: userID,
+                    subject: subject,
+                    requestID: caller.requestID,
+                    details: details
+                )
+            )
         } catch {
             logger.error("audit event could not be stored", metadata: ["action": "\(action)", "error": "\(error)"])
         }
@@ -93,7 +117,7 @@ extension PasskeyService {
             throw error
         } catch {
             logger.error("storage failure", metadata: ["error": "\(error)"])
-            throw (error as? StoreError)?.code == .unavailable ? .storageUnavailable : .internalError
+            throw (error as? StoreError)?.code == .unavailable ? .storageUnavailable : .unexpected
         }
     }
 

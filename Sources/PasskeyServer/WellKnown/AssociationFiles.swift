@@ -16,12 +16,19 @@ public struct AssociationFiles: Sendable {
 
     /// `/.well-known/assetlinks.json`: credential sharing and app links for each Android app.
     public var assetLinks: [UInt8] {
-        Self.json(configuration.androidApps.map { app in
-            [
-                "relation": ["delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds"],
-                "target": ["namespace": "android_app", "package_name": app.packageName, "sha256_cert_fingerprints": app.sha256CertFingerprints],
-            ] as [String: Any]
-        })
+        Self.json(
+            configuration.androidApps.map { app in
+                [
+                    "relation": [
+                        "delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds",
+                    ],
+                    "target": [
+                        "namespace": "android_app", "package_name": app.packageName,
+                        "sha256_cert_fingerprints": app.sha256CertFingerprints,
+                    ],
+                ] as [String: Any]
+            }
+        )
     }
 
     /// `/.well-known/webauthn`: the related origins that may use this RP ID (WebAuthn L3 §5.11).
@@ -31,6 +38,11 @@ public struct AssociationFiles: Sendable {
 
     static func json(_ object: Any) -> [UInt8] {
         // These objects hold only strings and arrays of them.
-        Array(try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]))
+        Array(
+            try! JSONSerialization.data(
+                withJSONObject: object,
+                options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            )
+        )
     }
 }

@@ -32,12 +32,21 @@ public actor MemoryPasskeyStore: PasskeyStore {
     public func credential(id: [UInt8]) -> CredentialRecordRow? { credentialsByID[id] }
 
     public func credentials(userID: String) -> [CredentialRecordRow] {
-        credentialsByID.values.filter { $0.userID == userID && $0.status != .revoked }.sorted { $0.createdAt < $1.createdAt }
+        credentialsByID.values.filter { $0.userID == userID && $0.status != .revoked }.sorted {
+            $0.createdAt < $1.createdAt
+        }
     }
 
-    public func renameCredential(id: [UInt8], name: String, nameKey: String, at time: Date) throws(StoreError) -> CredentialRecordRow? {
+    public func renameCredential(
+        id: [UInt8],
+        name: String,
+        nameKey: String,
+        at time: Date
+    ) throws(StoreError) -> CredentialRecordRow? {
         guard var credential = credentialsByID[id], credential.status != .revoked else { return nil }
-        guard !liveCredentials(of: credential.userID, at: time).contains(where: { $0.id != id && $0.nameKey == nameKey }) else {
+        guard
+            !liveCredentials(of: credential.userID, at: time).contains(where: { $0.id != id && $0.nameKey == nameKey })
+        else {
             throw StoreError(.nameTaken, "Another credential of this user is named '\(name)'.")
         }
         credential.name = name
@@ -69,7 +78,12 @@ public actor MemoryPasskeyStore: PasskeyStore {
 
     public func flow(id: String) -> FlowRecord? { flows[id] }
 
-    public func updateFlow(id: String, expectedStatuses: Set<FlowStatus>, at time: Date, update: FlowUpdate) -> FlowRecord? {
+    public func updateFlow(
+        id: String,
+        expectedStatuses: Set<FlowStatus>,
+        at time: Date,
+        update: FlowUpdate
+    ) -> FlowRecord? {
         guard let flow = flows[id], expectedStatuses.contains(flow.status), flow.expiresAt > time else { return nil }
         let updated = update.applied(to: flow, at: time)
         flows[id] = updated
@@ -77,7 +91,9 @@ public actor MemoryPasskeyStore: PasskeyStore {
     }
 
     public func consumeChallenge(flowID: String, challengeHash: [UInt8], at time: Date) -> FlowRecord? {
-        guard let flow = flows[flowID], flow.challengeHash == challengeHash, let expiry = flow.challengeExpiresAt, expiry > time else {
+        guard let flow = flows[flowID], flow.challengeHash == challengeHash, let expiry = flow.challengeExpiresAt,
+            expiry > time
+        else {
             return nil
         }
         flows[flowID] = FlowUpdate(status: .verifying, clearChallenge: true).applied(to: flow, at: time)
@@ -93,7 +109,11 @@ public actor MemoryPasskeyStore: PasskeyStore {
     }
 
     public func insertCredential(
-        _ credential: CredentialRecordRow, maximumActive: Int, flowID: String, flowUpdate: FlowUpdate, at time: Date
+        _ credential: CredentialRecordRow,
+        maximumActive: Int,
+        flowID: String,
+        flowUpdate: FlowUpdate,
+        at time: Date
     ) throws(StoreError) {
         guard credentialsByID[credential.id] == nil else {
             throw StoreError(.credentialExists, "This credential is registered already.")
@@ -110,7 +130,12 @@ public actor MemoryPasskeyStore: PasskeyStore {
         flows[flowID] = flowUpdate.applied(to: flow, at: time)
     }
 
-    public func settleReservation(flowID: String, finalize: Bool, flowUpdate: FlowUpdate, at time: Date) -> CredentialRecordRow? {
+    public func settleReservation(
+        flowID: String,
+        finalize: Bool,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) -> CredentialRecordRow? {
         guard var credential = credentialsByID.values.first(where: { $0.flowID == flowID && $0.status == .reserved }),
             credential.isLive(at: time), let flow = flows[flowID]
         else { return nil }

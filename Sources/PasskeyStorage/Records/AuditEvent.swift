@@ -17,8 +17,14 @@ public struct AuditEvent: Sendable, Hashable, Codable {
     public var details: [String: String]
 
     public init(
-        sequence: Int64 = 0, time: Date, actor: String, action: String, userID: String? = nil, subject: String? = nil,
-        requestID: String? = nil, details: [String: String] = [:]
+        sequence: Int64 = 0,
+        time: Date,
+        actor: String,
+        action: String,
+        userID: String? = nil,
+        subject: String? = nil,
+        requestID: String? = nil,
+        details: [String: String] = [:]
     ) {
         self.sequence = sequence
         self.time = time

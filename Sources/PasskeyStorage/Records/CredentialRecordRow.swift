@@ -35,10 +35,27 @@ public struct CredentialRecordRow: Sendable, Hashable, Codable {
     public var revokedAt: Date?
 
     public init(
-        id: [UInt8], userID: String, publicKey: [UInt8], algorithm: Int, signCount: UInt32, aaguid: String,
-        attestationFormat: String, attestationType: String, attestationTrusted: Bool, transports: [String],
-        backupEligible: Bool, backupState: Bool, userVerified: Bool, name: String, nameKey: String, status: Status,
-        reservedUntil: Date? = nil, flowID: String? = nil, createdAt: Date, lastUsedAt: Date? = nil, revokedAt: Date? = nil
+        id: [UInt8],
+        userID: String,
+        publicKey: [UInt8],
+        algorithm: Int,
+        signCount: UInt32,
+        aaguid: String,
+        attestationFormat: String,
+        attestationType: String,
+        attestationTrusted: Bool,
+        transports: [String],
+        backupEligible: Bool,
+        backupState: Bool,
+        userVerified: Bool,
+        name: String,
+        nameKey: String,
+        status: Status,
+        reservedUntil: Date? = nil,
+        flowID: String? = nil,
+        createdAt: Date,
+        lastUsedAt: Date? = nil,
+        revokedAt: Date? = nil
     ) {
         self.id = id
         self.userID = userID

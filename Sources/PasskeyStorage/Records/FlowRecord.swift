@@ -23,9 +23,19 @@ public struct FlowRecord: Sendable, Hashable {
     public var payload: [UInt8]
 
     public init(
-        id: String, kind: FlowKind, status: FlowStatus, userID: String?, clientTokenHash: [UInt8],
-        challengeHash: [UInt8]? = nil, challengeExpiresAt: Date? = nil, resultTokenHash: [UInt8]? = nil,
-        resultExpiresAt: Date? = nil, expiresAt: Date, createdAt: Date, updatedAt: Date, payload: [UInt8]
+        id: String,
+        kind: FlowKind,
+        status: FlowStatus,
+        userID: String?,
+        clientTokenHash: [UInt8],
+        challengeHash: [UInt8]? = nil,
+        challengeExpiresAt: Date? = nil,
+        resultTokenHash: [UInt8]? = nil,
+        resultExpiresAt: Date? = nil,
+        expiresAt: Date,
+        createdAt: Date,
+        updatedAt: Date,
+        payload: [UInt8]
     ) {
         self.id = id
         self.kind = kind
@@ -83,8 +93,13 @@ public struct FlowUpdate: Sendable, Hashable {
     public var payload: [UInt8]?
 
     public init(
-        status: FlowStatus? = nil, challengeHash: [UInt8]? = nil, challengeExpiresAt: Date? = nil, clearChallenge: Bool = false,
-        resultTokenHash: [UInt8]? = nil, resultExpiresAt: Date? = nil, payload: [UInt8]? = nil
+        status: FlowStatus? = nil,
+        challengeHash: [UInt8]? = nil,
+        challengeExpiresAt: Date? = nil,
+        clearChallenge: Bool = false,
+        resultTokenHash: [UInt8]? = nil,
+        resultExpiresAt: Date? = nil,
+        payload: [UInt8]? = nil
     ) {
         self.status = status
         self.challengeHash = challengeHash

@@ -12,7 +12,10 @@ extension StoreConformance {
             let flowID = flow.id
             let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<50 {
-                    group.addTask { try await store.consumeChallenge(flowID: flowID, challengeHash: challenge, at: Fixture.now) != nil }
+                    group.addTask {
+                        try await store.consumeChallenge(flowID: flowID, challengeHash: challenge, at: Fixture.now)
+                            != nil
+                    }
                 }
                 return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
@@ -27,7 +30,9 @@ extension StoreConformance {
             let flowID = flow.id
             let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<50 {
-                    group.addTask { try await store.redeemResult(flowID: flowID, resultTokenHash: token, at: Fixture.now) != nil }
+                    group.addTask {
+                        try await store.redeemResult(flowID: flowID, resultTokenHash: token, at: Fixture.now) != nil
+                    }
                 }
                 return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
@@ -42,8 +47,12 @@ extension StoreConformance {
                     group.addTask {
                         do {
                             try await store.insertCredential(
-                                Fixture.credential(userID: user.id, name: "Key \(index)"), maximumActive: 5, flowID: flow.id,
-                                flowUpdate: FlowUpdate(), at: Fixture.now)
+                                Fixture.credential(userID: user.id, name: "Key \(index)"),
+                                maximumActive: 5,
+                                flowID: flow.id,
+                                flowUpdate: FlowUpdate(),
+                                at: Fixture.now
+                            )
                             return true
                         } catch let error as StoreError where error.code == .limitReached {
                             return false
@@ -53,7 +62,10 @@ extension StoreConformance {
                 return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
             try require(inserted == 5, "\(inserted) credentials were inserted; the limit is 5")
-            try require(try await store.credentials(userID: user.id).count == 5, "the user must have exactly 5 credentials")
+            try require(
+                try await store.credentials(userID: user.id).count == 5,
+                "the user must have exactly 5 credentials"
+            )
         },
     ]
 }

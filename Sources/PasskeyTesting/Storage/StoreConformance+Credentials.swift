@@ -11,22 +11,42 @@ extension StoreConformance {
             credential.signCount = 4_000_000_000
             credential.lastUsedAt = Fixture.now + 5
             try await store.insertCredential(
-                credential, maximumActive: 10, flowID: flow.id, flowUpdate: FlowUpdate(status: .completed, payload: [1, 2]), at: Fixture.now)
+                credential,
+                maximumActive: 10,
+                flowID: flow.id,
+                flowUpdate: FlowUpdate(status: .completed, payload: [1, 2]),
+                at: Fixture.now
+            )
             try require(try await store.credential(id: credential.id) == credential, "stored credential differs")
             let updated = try await store.flow(id: flow.id)
-            try require(updated?.status == .completed && updated?.payload == [1, 2], "flow update not applied with the insert")
+            try require(
+                updated?.status == .completed && updated?.payload == [1, 2],
+                "flow update not applied with the insert"
+            )
         },
         StoreConformanceCheck("a known credential id is refused") { store in
             let user = try await store.createUserIfAbsent(Fixture.user())
             let flow = Fixture.flow(userID: user.id)
             try await store.createFlow(flow)
             let credential = Fixture.credential(userID: user.id)
-            try await store.insertCredential(credential, maximumActive: 10, flowID: flow.id, flowUpdate: FlowUpdate(), at: Fixture.now)
+            try await store.insertCredential(
+                credential,
+                maximumActive: 10,
+                flowID: flow.id,
+                flowUpdate: FlowUpdate(),
+                at: Fixture.now
+            )
             var copy = credential
             copy.name = "Other"
             copy.nameKey = "other"
             try await requireStoreError(.credentialExists) {
-                try await store.insertCredential(copy, maximumActive: 10, flowID: flow.id, flowUpdate: FlowUpdate(), at: Fixture.now)
+                try await store.insertCredential(
+                    copy,
+                    maximumActive: 10,
+                    flowID: flow.id,
+                    flowUpdate: FlowUpdate(),
+                    at: Fixture.now
+                )
             }
         },
         StoreConformanceCheck("the per-user limit counts active and unexpired reserved credentials only") { store in
@@ -34,12 +54,24 @@ extension StoreConformance {
             let flow = Fixture.flow(userID: user.id)
             try await store.createFlow(flow)
             let insert = { @Sendable (credential: CredentialRecordRow) in
-                try await store.insertCredential(credential, maximumActive: 2, flowID: flow.id, flowUpdate: FlowUpdate(), at: Fixture.now)
+                try await store.insertCredential(
+                    credential,
+                    maximumActive: 2,
+                    flowID: flow.id,
+                    flowUpdate: FlowUpdate(),
+                    at: Fixture.now
+                )
             }
             try await insert(Fixture.credential(userID: user.id, name: "A"))
-            try await insert(Fixture.credential(userID: user.id, name: "Expired", status: .reserved, reservedUntil: Fixture.now - 1))
-            try await insert(Fixture.credential(userID: user.id, name: "B", status: .reserved, reservedUntil: Fixture.now + 60))
-            try await requireStoreError(.limitReached) { try await insert(Fixture.credential(userID: user.id, name: "C")) }
+            try await insert(
+                Fixture.credential(userID: user.id, name: "Expired", status: .reserved, reservedUntil: Fixture.now - 1)
+            )
+            try await insert(
+                Fixture.credential(userID: user.id, name: "B", status: .reserved, reservedUntil: Fixture.now + 60)
+            )
+            try await requireStoreError(.limitReached) {
+                try await insert(Fixture.credential(userID: user.id, name: "C"))
+            }
             let revoked = try await store.credentials(userID: user.id).first { $0.name == "A" }
             _ = try await store.revokeCredential(id: revoked!.id, at: Fixture.now)
             try await insert(Fixture.credential(userID: user.id, name: "C"))
@@ -50,22 +82,54 @@ extension StoreConformance {
             let flow = Fixture.flow(userID: user.id)
             try await store.createFlow(flow)
             let first = Fixture.credential(userID: user.id, name: "Phone")
-            try await store.insertCredential(first, maximumActive: 10, flowID: flow.id, flowUpdate: FlowUpdate(), at: Fixture.now)
+            try await store.insertCredential(
+                first,
+                maximumActive: 10,
+                flowID: flow.id,
+                flowUpdate: FlowUpdate(),
+                at: Fixture.now
+            )
             try await requireStoreError(.nameTaken) {
                 try await store.insertCredential(
-                    Fixture.credential(userID: user.id, name: "PHONE"), maximumActive: 10, flowID: flow.id, flowUpdate: FlowUpdate(), at: Fixture.now)
+                    Fixture.credential(userID: user.id, name: "PHONE"),
+                    maximumActive: 10,
+                    flowID: flow.id,
+                    flowUpdate: FlowUpdate(),
+                    at: Fixture.now
+                )
             }
             try await store.insertCredential(
-                Fixture.credential(userID: other.id, name: "Phone"), maximumActive: 10, flowID: flow.id, flowUpdate: FlowUpdate(), at: Fixture.now)
+                Fixture.credential(userID: other.id, name: "Phone"),
+                maximumActive: 10,
+                flowID: flow.id,
+                flowUpdate: FlowUpdate(),
+                at: Fixture.now
+            )
             let second = Fixture.credential(userID: user.id, name: "Laptop")
-            try await store.insertCredential(second, maximumActive: 10, flowID: flow.id, flowUpdate: FlowUpdate(), at: Fixture.now)
+            try await store.insertCredential(
+                second,
+                maximumActive: 10,
+                flowID: flow.id,
+                flowUpdate: FlowUpdate(),
+                at: Fixture.now
+            )
             try await requireStoreError(.nameTaken) {
                 _ = try await store.renameCredential(id: second.id, name: "Phone", nameKey: "phone", at: Fixture.now)
             }
-            let renamed = try await store.renameCredential(id: second.id, name: "Work laptop", nameKey: "work laptop", at: Fixture.now)
+            let renamed = try await store.renameCredential(
+                id: second.id,
+                name: "Work laptop",
+                nameKey: "work laptop",
+                at: Fixture.now
+            )
             try require(renamed?.name == "Work laptop", "rename not applied")
             _ = try await store.revokeCredential(id: first.id, at: Fixture.now)
-            let reused = try await store.renameCredential(id: second.id, name: "Phone", nameKey: "phone", at: Fixture.now)
+            let reused = try await store.renameCredential(
+                id: second.id,
+                name: "Phone",
+                nameKey: "phone",
+                at: Fixture.now
+            )
             try require(reused?.name == "Phone", "a revoked credential's name must be free")
         },
         StoreConformanceCheck("use, revocation and listing") { store in
@@ -76,18 +140,45 @@ extension StoreConformance {
             var b = Fixture.credential(userID: user.id, name: "B")
             b.createdAt = Fixture.now + 1
             for credential in [a, b] {
-                try await store.insertCredential(credential, maximumActive: 10, flowID: flow.id, flowUpdate: FlowUpdate(), at: Fixture.now)
+                try await store.insertCredential(
+                    credential,
+                    maximumActive: 10,
+                    flowID: flow.id,
+                    flowUpdate: FlowUpdate(),
+                    at: Fixture.now
+                )
             }
             try await store.recordCredentialUse(id: a.id, signCount: 7, backupState: false, at: Fixture.now + 10)
             let used = try await store.credential(id: a.id)
-            try require(used?.signCount == 7 && used?.backupState == false && used?.lastUsedAt == Fixture.now + 10, "use not recorded")
-            try require(try await store.credentials(userID: user.id).map(\.name) == ["A", "B"], "listing must be oldest first")
+            try require(
+                used?.signCount == 7 && used?.backupState == false && used?.lastUsedAt == Fixture.now + 10,
+                "use not recorded"
+            )
+            try require(
+                try await store.credentials(userID: user.id).map(\.name) == ["A", "B"],
+                "listing must be oldest first"
+            )
             let revoked = try await store.revokeCredential(id: a.id, at: Fixture.now + 20)
-            try require(revoked?.status == .revoked && revoked?.revokedAt == Fixture.now + 20, "revocation not returned")
-            try require(try await store.revokeCredential(id: a.id, at: Fixture.now + 30) == nil, "revoking twice must return nil")
-            try require(try await store.credentials(userID: user.id).map(\.name) == ["B"], "revoked credentials must not be listed")
-            try require(try await store.credential(id: a.id)?.status == .revoked, "a revoked credential stays readable by id")
-            try require(try await store.renameCredential(id: a.id, name: "X", nameKey: "x", at: Fixture.now) == nil, "renaming a revoked credential must return nil")
+            try require(
+                revoked?.status == .revoked && revoked?.revokedAt == Fixture.now + 20,
+                "revocation not returned"
+            )
+            try require(
+                try await store.revokeCredential(id: a.id, at: Fixture.now + 30) == nil,
+                "revoking twice must return nil"
+            )
+            try require(
+                try await store.credentials(userID: user.id).map(\.name) == ["B"],
+                "revoked credentials must not be listed"
+            )
+            try require(
+                try await store.credential(id: a.id)?.status == .revoked,
+                "a revoked credential stays readable by id"
+            )
+            try require(
+                try await store.renameCredential(id: a.id, name: "X", nameKey: "x", at: Fixture.now) == nil,
+                "renaming a revoked credential must return nil"
+            )
         },
         StoreConformanceCheck("a reservation is finalized or released with its flow") { store in
             let user = try await store.createUserIfAbsent(Fixture.user())
@@ -95,22 +186,67 @@ extension StoreConformance {
                 let flow = Fixture.flow(userID: user.id, status: .completed)
                 try await store.createFlow(flow)
                 let credential = Fixture.credential(
-                    userID: user.id, name: "R\(finalize)", status: .reserved, reservedUntil: Fixture.now + 60, flowID: flow.id)
-                try await store.insertCredential(credential, maximumActive: 10, flowID: flow.id, flowUpdate: FlowUpdate(), at: Fixture.now)
+                    userID: user.id,
+                    name: "R\(finalize)",
+                    status: .reserved,
+                    reservedUntil: Fixture.now + 60,
+                    flowID: flow.id
+                )
+                try await store.insertCredential(
+                    credential,
+                    maximumActive: 10,
+                    flowID: flow.id,
+                    flowUpdate: FlowUpdate(),
+                    at: Fixture.now
+                )
                 let status: FlowStatus = finalize ? .finalized : .aborted
-                let settled = try await store.settleReservation(flowID: flow.id, finalize: finalize, flowUpdate: FlowUpdate(status: status), at: Fixture.now + 1)
+                let settled = try await store.settleReservation(
+                    flowID: flow.id,
+                    finalize: finalize,
+                    flowUpdate: FlowUpdate(status: status),
+                    at: Fixture.now + 1
+                )
                 try require(settled?.id == credential.id, "settle must return the reserved credential")
                 try require(try await store.flow(id: flow.id)?.status == status, "flow not updated with the settlement")
                 let stored = try await store.credential(id: credential.id)
-                try require(finalize ? stored?.status == .active && stored?.reservedUntil == nil : stored == nil, "reservation not settled")
-                try require(try await store.settleReservation(flowID: flow.id, finalize: finalize, flowUpdate: FlowUpdate(), at: Fixture.now + 2) == nil, "settling twice must return nil")
+                try require(
+                    finalize ? stored?.status == .active && stored?.reservedUntil == nil : stored == nil,
+                    "reservation not settled"
+                )
+                try require(
+                    try await store.settleReservation(
+                        flowID: flow.id,
+                        finalize: finalize,
+                        flowUpdate: FlowUpdate(),
+                        at: Fixture.now + 2
+                    ) == nil,
+                    "settling twice must return nil"
+                )
             }
             let late = Fixture.flow(userID: user.id, status: .completed)
             try await store.createFlow(late)
             try await store.insertCredential(
-                Fixture.credential(userID: user.id, name: "Late", status: .reserved, reservedUntil: Fixture.now + 60, flowID: late.id),
-                maximumActive: 10, flowID: late.id, flowUpdate: FlowUpdate(), at: Fixture.now)
-            try require(try await store.settleReservation(flowID: late.id, finalize: true, flowUpdate: FlowUpdate(), at: Fixture.now + 61) == nil, "an expired reservation cannot be finalized")
+                Fixture.credential(
+                    userID: user.id,
+                    name: "Late",
+                    status: .reserved,
+                    reservedUntil: Fixture.now + 60,
+                    flowID: late.id
+                ),
+                maximumActive: 10,
+                flowID: late.id,
+                flowUpdate: FlowUpdate(),
+                at: Fixture.now
+            )
+            try require(
+                try await store.settleReservation(
+                    flowID: late.id,
+                    finalize: true,
+                    flowUpdate: FlowUpdate(),
+                    at: Fixture.now + 61
+                ) == nil,
+                "an expired reservation cannot be finalized"
+            )
         },
     ]
 }

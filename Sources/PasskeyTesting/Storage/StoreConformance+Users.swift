@@ -9,7 +9,10 @@ extension StoreConformance {
             var again = user
             again.handle = Fixture.bytes()
             again.name = "other"
-            try require(try await store.createUserIfAbsent(again) == user, "second create must return the existing user unchanged")
+            try require(
+                try await store.createUserIfAbsent(again) == user,
+                "second create must return the existing user unchanged"
+            )
             try require(try await store.user(id: user.id) == user, "user(id:) differs")
             try require(try await store.user(handle: user.handle) == user, "user(handle:) differs")
             try require(try await store.user(id: Fixture.id("missing")) == nil, "unknown user must be nil")
@@ -26,7 +29,13 @@ extension StoreConformance {
             let flow = Fixture.flow(userID: user.id)
             try await store.createFlow(flow)
             let credential = Fixture.credential(userID: user.id)
-            try await store.insertCredential(credential, maximumActive: 10, flowID: flow.id, flowUpdate: FlowUpdate(status: .completed), at: Fixture.now)
+            try await store.insertCredential(
+                credential,
+                maximumActive: 10,
+                flowID: flow.id,
+                flowUpdate: FlowUpdate(status: .completed),
+                at: Fixture.now
+            )
             try require(try await store.deleteUser(id: user.id), "delete must report the user existed")
             try require(try await store.user(id: user.id) == nil, "user still there")
             try require(try await store.credential(id: credential.id) == nil, "credential still there")

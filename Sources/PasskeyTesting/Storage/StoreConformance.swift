@@ -47,21 +47,61 @@ enum Fixture {
     static func bytes(_ count: Int = 32) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
 
     static func user() -> UserRecord {
-        UserRecord(id: id("user"), handle: bytes(), name: "ada@example.com", displayName: "Ada Lovelace", createdAt: now)
+        UserRecord(
+            id: id("user"),
+            handle: bytes(),
+            name: "ada@example.com",
+            displayName: "Ada Lovelace",
+            createdAt: now
+        )
     }
 
-    static func credential(userID: String, name: String = "Phone", status: CredentialRecordRow.Status = .active, reservedUntil: Date? = nil, flowID: String? = nil) -> CredentialRecordRow {
+    static func credential(
+        userID: String,
+        name: String = "Phone",
+        status: CredentialRecordRow.Status = .active,
+        reservedUntil: Date? = nil,
+        flowID: String? = nil
+    ) -> CredentialRecordRow {
         CredentialRecordRow(
-            id: bytes(), userID: userID, publicKey: bytes(77), algorithm: -7, signCount: 0,
-            aaguid: "00000000-0000-0000-0000-000000000000", attestationFormat: "none", attestationType: "none",
-            attestationTrusted: false, transports: ["internal", "hybrid"], backupEligible: true, backupState: true,
-            userVerified: true, name: name, nameKey: name.lowercased(), status: status, reservedUntil: reservedUntil,
-            flowID: flowID, createdAt: now)
+            id: bytes(),
+            userID: userID,
+            publicKey: bytes(77),
+            algorithm: -7,
+            signCount: 0,
+            aaguid: "00000000-0000-0000-0000-000000000000",
+            attestationFormat: "none",
+            attestationType: "none",
+            attestationTrusted: false,
+            transports: ["internal", "hybrid"],
+            backupEligible: true,
+            backupState: true,
+            userVerified: true,
+            name: name,
+            nameKey: name.lowercased(),
+            status: status,
+            reservedUntil: reservedUntil,
+            flowID: flowID,
+            createdAt: now
+        )
     }
 
-    static func flow(userID: String?, kind: FlowKind = .registration, status: FlowStatus = .created, expiresAt: Date = now + 120) -> FlowRecord {
+    static func flow(
+        userID: String?,
+        kind: FlowKind = .registration,
+        status: FlowStatus = .created,
+        expiresAt: Date = now + 120
+    ) -> FlowRecord {
         FlowRecord(
-            id: id("flow"), kind: kind, status: status, userID: userID, clientTokenHash: bytes(),
-            expiresAt: expiresAt, createdAt: now, updatedAt: now, payload: Array(#"{"name":"x"}"#.utf8))
+            id: id("flow"),
+            kind: kind,
+            status: status,
+            userID: userID,
+            clientTokenHash: bytes(),
+            expiresAt: expiresAt,
+            createdAt: now,
+            updatedAt: now,
+            payload: Array(#"{"name":"x"}"#.utf8)
+        )
     }
 }

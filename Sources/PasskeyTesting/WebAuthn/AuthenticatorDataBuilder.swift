@@ -1,7 +1,7 @@
-public import WebAuthn
 import Crypto
 import Foundation
 import PasskeyClient
+public import WebAuthn
 
 /// Builds authenticator data (WebAuthn §6.1) byte by byte, so tests can produce valid and broken variants.
 public struct AuthenticatorDataBuilder: Sendable {
@@ -28,9 +28,19 @@ public struct AuthenticatorDataBuilder: Sendable {
         if extensions != nil { flags.insert(.extensionData) }
         var attested: [UInt8]?
         if let credentialID, let credentialPublicKey {
-            attested = AuthenticatorDataEncoding.attestedCredentialData(aaguid: aaguid, credentialID: credentialID, credentialPublicKey: credentialPublicKey)
+            attested = AuthenticatorDataEncoding.attestedCredentialData(
+                aaguid: aaguid,
+                credentialID: credentialID,
+                credentialPublicKey: credentialPublicKey
+            )
         }
-        return AuthenticatorDataEncoding.encode(rpIDHash: rpIDHash, flags: flags, signCount: signCount, attestedCredentialData: attested, extensions: extensions)
+        return AuthenticatorDataEncoding.encode(
+            rpIDHash: rpIDHash,
+            flags: flags,
+            signCount: signCount,
+            attestedCredentialData: attested,
+            extensions: extensions
+        )
     }
 }
 
@@ -53,6 +63,12 @@ public struct ClientDataBuilder: Sendable {
 
     public func build() -> [UInt8] {
         ClientDataEncoding.encode(
-            type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin, extraMembers: extraMembers)
+            type: type,
+            challenge: challenge,
+            origin: origin,
+            crossOrigin: crossOrigin,
+            topOrigin: topOrigin,
+            extraMembers: extraMembers
+        )
     }
 }

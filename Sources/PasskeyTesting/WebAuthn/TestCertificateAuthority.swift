@@ -1,7 +1,7 @@
-public import Foundation
-public import X509
 import Crypto
+public import Foundation
 import SwiftASN1
+public import X509
 
 /// A throwaway certificate authority that issues attestation certificates for fixtures.
 public struct TestCertificateAuthority: Sendable {
@@ -20,14 +20,20 @@ public struct TestCertificateAuthority: Sendable {
             CommonName(name)
         }
         root = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey),
-            notValidBefore: Self.notBefore, notValidAfter: Self.notAfter, issuer: subject, subject: subject,
+            version: .v3,
+            serialNumber: .init(),
+            publicKey: .init(rootKey.publicKey),
+            notValidBefore: Self.notBefore,
+            notValidAfter: Self.notAfter,
+            issuer: subject,
+            subject: subject,
             signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
                 KeyUsage(keyCertSign: true)
             },
-            issuerPrivateKey: .init(rootKey))
+            issuerPrivateKey: .init(rootKey)
+        )
     }
 
     /// An attestation certificate for `key`. By default it meets the packed requirements of WebAuthn §8.2.1.
@@ -45,18 +51,36 @@ public struct TestCertificateAuthority: Sendable {
             CommonName("Test Authenticator")
         }
         var extensions = try Certificate.Extensions {
-            Critical(isCertificateAuthority ? BasicConstraints.isCertificateAuthority(maxPathLength: nil) : BasicConstraints.notCertificateAuthority)
+            Critical(
+                isCertificateAuthority
+                    ? BasicConstraints.isCertificateAuthority(maxPathLength: nil)
+                    : BasicConstraints.notCertificateAuthority
+            )
         }
         if let aaguidExtension {
             var serializer = DER.Serializer()
             try serializer.serialize(ASN1OctetString(contentBytes: aaguidExtension[...]))
-            try extensions.append(Certificate.Extension(oid: [1, 3, 6, 1, 4, 1, 45724, 1, 1, 4], critical: false, value: serializer.serializedBytes[...]))
+            try extensions.append(
+                Certificate.Extension(
+                    oid: [1, 3, 6, 1, 4, 1, 45724, 1, 1, 4],
+                    critical: false,
+                    value: serializer.serializedBytes[...]
+                )
+            )
         }
         for ext in extraExtensions { try extensions.append(ext) }
         return try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: key,
-            notValidBefore: Self.notBefore, notValidAfter: Self.notAfter, issuer: root.subject, subject: subject,
-            signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions, issuerPrivateKey: .init(rootKey))
+            version: .v3,
+            serialNumber: .init(),
+            publicKey: key,
+            notValidBefore: Self.notBefore,
+            notValidAfter: Self.notAfter,
+            issuer: root.subject,
+            subject: subject,
+            signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: extensions,
+            issuerPrivateKey: .init(rootKey)
+        )
     }
 }
 

@@ -1,8 +1,8 @@
 public import Crypto
 public import CryptoExtras
-public import WebAuthn
 import Foundation
 import PasskeyClient
+public import WebAuthn
 
 /// A private key for building WebAuthn fixtures: it signs as an authenticator would and knows its COSE form.
 public enum TestSigningKey: Sendable {
@@ -43,7 +43,8 @@ public enum TestSigningKey: Sendable {
         case .p384(let key): Array(try! key.signature(for: data).derRepresentation)
         case .p521(let key): Array(try! key.signature(for: data).derRepresentation)
         case .ed25519(let key): Array(try! key.signature(for: data))
-        case .rsa(let key, let pss): Array(try! key.signature(for: data, padding: pss ? .PSS : .insecurePKCS1v1_5).rawRepresentation)
+        case .rsa(let key, let pss):
+            Array(try! key.signature(for: data, padding: pss ? .PSS : .insecurePKCS1v1_5).rawRepresentation)
         }
     }
 
@@ -56,12 +57,17 @@ public enum TestSigningKey: Sendable {
         case .p384(let key): entries = ec2(Array(key.publicKey.x963Representation), curve: 2)
         case .p521(let key): entries = ec2(Array(key.publicKey.x963Representation), curve: 3)
         case .ed25519(let key):
-            entries = [.init(CBORValue(1), CBORValue(1)), .init(CBORValue(3), alg), .init(CBORValue(-1), CBORValue(6)),
-                       .init(CBORValue(-2), .bytes(Array(key.publicKey.rawRepresentation)))]
+            entries = [
+                .init(CBORValue(1), CBORValue(1)), .init(CBORValue(3), alg), .init(CBORValue(-1), CBORValue(6)),
+                .init(CBORValue(-2), .bytes(Array(key.publicKey.rawRepresentation))),
+            ]
         case .rsa(let key, _):
             let primitives = try! key.publicKey.getKeyPrimitives()
-            entries = [.init(CBORValue(1), CBORValue(3)), .init(CBORValue(3), alg),
-                       .init(CBORValue(-1), .bytes(Array(primitives.modulus))), .init(CBORValue(-2), .bytes(Array(primitives.publicExponent)))]
+            entries = [
+                .init(CBORValue(1), CBORValue(3)), .init(CBORValue(3), alg),
+                .init(CBORValue(-1), .bytes(Array(primitives.modulus))),
+                .init(CBORValue(-2), .bytes(Array(primitives.publicExponent))),
+            ]
         }
         return CBOREncoder.encode(.map(entries))
     }

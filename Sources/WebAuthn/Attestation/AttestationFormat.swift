@@ -14,7 +14,9 @@ public struct AttestationFormat: WebAuthnStringValue {
     public static let compound: Self = "compound"
 
     /// Every format this library verifies.
-    public static let supported: [Self] = [.none, .packed, .tpm, .androidKey, .androidSafetyNet, .fidoU2F, .apple, .compound]
+    public static let supported: [Self] = [
+        .none, .packed, .tpm, .androidKey, .androidSafetyNet, .fidoU2F, .apple, .compound,
+    ]
 }
 
 /// The attestation type a verified statement establishes (WebAuthn §6.5.4).

@@ -26,7 +26,9 @@ struct AttestationStatement: Sendable {
 
     /// A byte-string field.
     func bytes(_ key: String) throws(WebAuthnError) -> [UInt8] {
-        guard let value = fields[text: key]?.bytesValue else { throw fail("the statement has no byte string '\(key)'.") }
+        guard let value = fields[text: key]?.bytesValue else {
+            throw fail("the statement has no byte string '\(key)'.")
+        }
         return value
     }
 
@@ -35,10 +37,16 @@ struct AttestationStatement: Sendable {
         guard let raw = fields[text: "alg"]?.intValue else { throw fail("the statement has no integer 'alg'.") }
         let alg = COSEAlgorithmIdentifier(rawValue: raw)
         guard alg.family != nil else {
-            throw WebAuthnError(.unsupportedAlgorithm, "\(format.rawValue) attestation uses COSE algorithm \(raw), which is not supported.")
+            throw WebAuthnError(
+                .unsupportedAlgorithm,
+                "\(format.rawValue) attestation uses COSE algorithm \(raw), which is not supported."
+            )
         }
         guard policy.statementAlgorithms.contains(alg) else {
-            throw WebAuthnError(.unsupportedAlgorithm, "\(format.rawValue) attestation uses \(alg.name), which the attestation policy does not accept.")
+            throw WebAuthnError(
+                .unsupportedAlgorithm,
+                "\(format.rawValue) attestation uses \(alg.name), which the attestation policy does not accept."
+            )
         }
         return alg
     }
@@ -54,7 +62,9 @@ struct AttestationStatement: Sendable {
         }
         var chain = [Certificate]()
         for item in items {
-            guard let der = item.bytesValue else { throw fail("'\(key)' holds something other than a DER certificate.") }
+            guard let der = item.bytesValue else {
+                throw fail("'\(key)' holds something other than a DER certificate.")
+            }
             guard chain.isEmpty else {
                 guard let certificate = try? Certificate(derEncoded: der) else { break }
                 chain.append(certificate)
@@ -75,7 +85,12 @@ struct AttestationStatement: Sendable {
     }
 
     /// Verifies `signature` over `data` with a certificate's key and `algorithm`.
-    func verifySignature(_ signature: [UInt8], over data: [UInt8], by certificate: Certificate, algorithm: COSEAlgorithmIdentifier) throws(WebAuthnError) {
+    func verifySignature(
+        _ signature: [UInt8],
+        over data: [UInt8],
+        by certificate: Certificate,
+        algorithm: COSEAlgorithmIdentifier
+    ) throws(WebAuthnError) {
         let verifier = try SignatureVerifier(certificate.publicKey)
         guard verifier.supports(algorithm) else {
             throw fail("'alg' is \(algorithm.name) but the attestation certificate holds a different kind of key.")
@@ -86,9 +101,15 @@ struct AttestationStatement: Sendable {
     }
 
     /// Verifies `signature` over `data` with the credential public key (self attestation).
-    func verifySelfSignature(_ signature: [UInt8], over data: [UInt8], algorithm: COSEAlgorithmIdentifier) throws(WebAuthnError) {
+    func verifySelfSignature(
+        _ signature: [UInt8],
+        over data: [UInt8],
+        algorithm: COSEAlgorithmIdentifier
+    ) throws(WebAuthnError) {
         guard algorithm == credential.credentialPublicKey.algorithm else {
-            throw fail("self attestation must use the credential's algorithm \(credential.credentialPublicKey.algorithm.name), not \(algorithm.name).")
+            throw fail(
+                "self attestation must use the credential's algorithm \(credential.credentialPublicKey.algorithm.name), not \(algorithm.name)."
+            )
         }
         guard credential.credentialPublicKey.isValidSignature(signature, for: data) else {
             throw fail("the self-attestation signature does not verify with the credential public key.")
@@ -113,7 +134,10 @@ extension Certificate {
         do {
             return try Certificate(derEncoded: der)
         } catch {
-            throw WebAuthnError(.attestationCertificateInvalid, "\(format.rawValue) attestation: a certificate is not valid DER X.509 (\(error)).")
+            throw WebAuthnError(
+                .attestationCertificateInvalid,
+                "\(format.rawValue) attestation: a certificate is not valid DER X.509 (\(error))."
+            )
         }
     }
 }

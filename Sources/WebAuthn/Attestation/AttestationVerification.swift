@@ -17,33 +17,69 @@ enum AttestationVerification {
     }
 
     static func verify(
-        format: AttestationFormat, fields: CBORValue, authenticatorData: AuthenticatorData,
-        credential: AttestedCredentialData, clientDataHash: [UInt8], policy: AttestationPolicy, time: Date,
+        format: AttestationFormat,
+        fields: CBORValue,
+        authenticatorData: AuthenticatorData,
+        credential: AttestedCredentialData,
+        clientDataHash: [UInt8],
+        policy: AttestationPolicy,
+        time: Date,
         nested: Bool = false
     ) async throws(WebAuthnError) -> VerifiedAttestation {
         // §7.1 step 20: a USASCII case-sensitive match against the supported formats.
         guard format == .compound || verifier(for: format) != nil else {
-            throw WebAuthnError(.attestationFormatUnsupported, "The attestation format '\(format.rawValue)' is not supported; supported formats are \(AttestationFormat.supported.map(\.rawValue)).")
+            throw WebAuthnError(
+                .attestationFormatUnsupported,
+                "The attestation format '\(format.rawValue)' is not supported; supported formats are \(AttestationFormat.supported.map(\.rawValue))."
+            )
         }
         guard policy.allowedFormats.contains(format) else {
-            throw WebAuthnError(.attestationFormatNotAllowed, "The attestation format '\(format.rawValue)' is not accepted by this relying party's attestation policy.")
+            throw WebAuthnError(
+                .attestationFormatNotAllowed,
+                "The attestation format '\(format.rawValue)' is not accepted by this relying party's attestation policy."
+            )
         }
         if format == .compound {
             guard !nested else {
-                throw WebAuthnError(.attestationInvalid, "compound attestation: a compound statement may not contain another compound statement.")
+                throw WebAuthnError(
+                    .attestationInvalid,
+                    "compound attestation: a compound statement may not contain another compound statement."
+                )
             }
             return try await CompoundAttestation.verify(
-                fields, authenticatorData: authenticatorData, credential: credential,
-                clientDataHash: clientDataHash, policy: policy, time: time)
+                fields,
+                authenticatorData: authenticatorData,
+                credential: credential,
+                clientDataHash: clientDataHash,
+                policy: policy,
+                time: time
+            )
         }
         let statement = AttestationStatement(
-            format: format, fields: fields, authenticatorData: authenticatorData, credential: credential,
-            clientDataHash: clientDataHash, policy: policy, time: time)
+            format: format,
+            fields: fields,
+            authenticatorData: authenticatorData,
+            credential: credential,
+            clientDataHash: clientDataHash,
+            policy: policy,
+            time: time
+        )
         // §7.1 step 21: the format's verification procedure.
         guard let verifier = verifier(for: format) else { preconditionFailure("checked above") }
         let result = try verifier.verify(statement)
         // §7.1 steps 22–23: trust anchors for the format, and the assessment of the trust path.
-        let trusted = try await TrustEvaluation.evaluate(result.trustPath, format: format, anchors: policy.trustAnchors[format] ?? [], time: time)
-        return VerifiedAttestation(format: format, type: result.type, trustPath: result.trustPath, trusted: trusted, components: [])
+        let trusted = try await TrustEvaluation.evaluate(
+            result.trustPath,
+            format: format,
+            anchors: policy.trustAnchors[format] ?? [],
+            time: time
+        )
+        return VerifiedAttestation(
+            format: format,
+            type: result.type,
+            trustPath: result.trustPath,
+            trusted: trusted,
+            components: []
+        )
     }
 }

@@ -17,7 +17,14 @@ public struct AAGUID: Sendable, Hashable, CustomStringConvertible, Codable {
     public var description: String {
         let hex = bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
         let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(hex[hex.index(hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)])
+            String(
+                hex[
+                    hex.index(
+                        hex.startIndex,
+                        offsetBy: range.lowerBound
+                    )..<hex.index(hex.startIndex, offsetBy: range.upperBound)
+                ]
+            )
         }
         return parts.joined(separator: "-")
     }
@@ -41,7 +48,12 @@ public struct AAGUID: Sendable, Hashable, CustomStringConvertible, Codable {
             }
         }
         guard text.count == 36, bytes.count == 16 else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "An AAGUID is a UUID string: 8-4-4-4-12 hex digits."))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "An AAGUID is a UUID string: 8-4-4-4-12 hex digits."
+                )
+            )
         }
         self.bytes = bytes
     }

@@ -21,10 +21,15 @@ public struct AuthenticatorData: Sendable, Hashable {
     public init(bytes: [UInt8]) throws(WebAuthnError) {
         func fail(_ reason: String) -> WebAuthnError { WebAuthnError(.malformedAuthenticatorData, reason) }
         guard bytes.count <= Self.maximumSize else {
-            throw WebAuthnError(.inputTooLarge, "Authenticator data of \(bytes.count) bytes exceeds the limit of \(Self.maximumSize).")
+            throw WebAuthnError(
+                .inputTooLarge,
+                "Authenticator data of \(bytes.count) bytes exceeds the limit of \(Self.maximumSize)."
+            )
         }
         guard bytes.count >= 37 else {
-            throw fail("Authenticator data must be at least 37 bytes (rpIdHash, flags, signCount); it has \(bytes.count).")
+            throw fail(
+                "Authenticator data must be at least 37 bytes (rpIdHash, flags, signCount); it has \(bytes.count)."
+            )
         }
         rawRepresentation = bytes
         rpIDHash = Array(bytes[0..<32])
@@ -42,8 +47,10 @@ public struct AuthenticatorData: Sendable, Hashable {
 
         if flags.contains(.extensionData) {
             guard offset < bytes.count else { throw fail("The ED flag is set but there is no extension data.") }
-            let (value, length) = try CBORDecoder(limits: CBORLimits(maximumInputSize: Self.maximumSize, maximumDepth: 8, maximumItemCount: 512))
-                .decodePrefix(bytes[offset...])
+            let (value, length) = try CBORDecoder(
+                limits: CBORLimits(maximumInputSize: Self.maximumSize, maximumDepth: 8, maximumItemCount: 512)
+            )
+            .decodePrefix(bytes[offset...])
             guard value.mapEntries != nil else { throw fail("Authenticator extension data must be a CBOR map.") }
             extensions = value
             offset += length
@@ -52,11 +59,16 @@ public struct AuthenticatorData: Sendable, Hashable {
         }
 
         guard offset == bytes.count else {
-            throw fail("\(bytes.count - offset) unexpected bytes follow the authenticator data (check the AT and ED flags).")
+            throw fail(
+                "\(bytes.count - offset) unexpected bytes follow the authenticator data (check the AT and ED flags)."
+            )
         }
         // §6.1: BS may be set only when BE is set.
         guard !flags.contains(.backupState) || flags.contains(.backupEligible) else {
-            throw WebAuthnError(.backupFlagsInvalid, "The backup state (BS) flag is set but backup eligibility (BE) is not; authenticators must not do this.")
+            throw WebAuthnError(
+                .backupFlagsInvalid,
+                "The backup state (BS) flag is set but backup eligibility (BE) is not; authenticators must not do this."
+            )
         }
     }
 }

@@ -13,7 +13,10 @@ public struct CBORDecoder: Sendable {
     public func decode(_ bytes: [UInt8]) throws(WebAuthnError) -> CBORValue {
         let (value, consumed) = try decodePrefix(bytes[...])
         guard consumed == bytes.count else {
-            throw WebAuthnError(.malformedCBOR, "\(bytes.count - consumed) bytes follow the CBOR item; the structure must end there.")
+            throw WebAuthnError(
+                .malformedCBOR,
+                "\(bytes.count - consumed) bytes follow the CBOR item; the structure must end there."
+            )
         }
         return value
     }
@@ -21,7 +24,10 @@ public struct CBORDecoder: Sendable {
     /// Decodes one item from the start of `bytes` and returns it with the number of bytes it took.
     public func decodePrefix(_ bytes: ArraySlice<UInt8>) throws(WebAuthnError) -> (CBORValue, Int) {
         guard bytes.count <= limits.maximumInputSize else {
-            throw WebAuthnError(.inputTooLarge, "CBOR input of \(bytes.count) bytes exceeds the limit of \(limits.maximumInputSize).")
+            throw WebAuthnError(
+                .inputTooLarge,
+                "CBOR input of \(bytes.count) bytes exceeds the limit of \(limits.maximumInputSize)."
+            )
         }
         var reader = Reader(bytes: bytes, limits: limits)
         let value = try reader.readItem(depth: 0)
@@ -66,10 +72,18 @@ extension CBORDecoder {
             let minimum: UInt64
             switch additional {
             case 0..<24: return UInt64(additional)
-            case 24: value = UInt64(try readByte()); minimum = 24
-            case 25: value = try readUInt(2); minimum = 0x100
-            case 26: value = try readUInt(4); minimum = 0x1_0000
-            case 27: value = try readUInt(8); minimum = 0x1_0000_0000
+            case 24:
+                value = UInt64(try readByte())
+                minimum = 24
+            case 25:
+                value = try readUInt(2)
+                minimum = 0x100
+            case 26:
+                value = try readUInt(4)
+                minimum = 0x1_0000
+            case 27:
+                value = try readUInt(8)
+                minimum = 0x1_0000_0000
             case 31: throw Self.fail("Indefinite-length CBOR items are not allowed in the CTAP2 canonical form.")
             default: throw Self.fail("Reserved CBOR additional information value \(additional).")
             }
@@ -133,9 +147,11 @@ extension CBORDecoder {
                     let encodedKey = bytes[keyStart..<position]
                     if limits.requireCanonicalMapOrder, let previousKey = encodedKeys.last {
                         guard Self.canonicalOrder(previousKey, encodedKey) else {
-                            throw Self.fail(previousKey.elementsEqual(encodedKey)
-                                ? "A CBOR map has a duplicate key."
-                                : "CBOR map keys are not in the CTAP2 canonical order.")
+                            throw Self.fail(
+                                previousKey.elementsEqual(encodedKey)
+                                    ? "A CBOR map has a duplicate key."
+                                    : "CBOR map keys are not in the CTAP2 canonical order."
+                            )
                         }
                     } else if encodedKeys.contains(where: { $0.elementsEqual(encodedKey) }) {
                         throw Self.fail("A CBOR map has a duplicate key.")
@@ -169,7 +185,10 @@ extension CBORDecoder {
 
         func checkDepth(_ depth: Int) throws(WebAuthnError) {
             guard depth < limits.maximumDepth else {
-                throw WebAuthnError(.inputTooLarge, "CBOR arrays and maps nest deeper than \(limits.maximumDepth) levels.")
+                throw WebAuthnError(
+                    .inputTooLarge,
+                    "CBOR arrays and maps nest deeper than \(limits.maximumDepth) levels."
+                )
             }
         }
 

@@ -46,13 +46,21 @@ public enum CBOREncoder {
         switch argument {
         case 0..<24: output.append(type | UInt8(argument))
         case 24...0xFF: output += [type | 24, UInt8(argument)]
-        case 0x100...0xFFFF: output.append(type | 25); appendBigEndian(argument, width: 2, to: &output)
-        case 0x1_0000...0xFFFF_FFFF: output.append(type | 26); appendBigEndian(argument, width: 4, to: &output)
-        default: output.append(type | 27); appendBigEndian(argument, width: 8, to: &output)
+        case 0x100...0xFFFF:
+            output.append(type | 25)
+            appendBigEndian(argument, width: 2, to: &output)
+        case 0x1_0000...0xFFFF_FFFF:
+            output.append(type | 26)
+            appendBigEndian(argument, width: 4, to: &output)
+        default:
+            output.append(type | 27)
+            appendBigEndian(argument, width: 8, to: &output)
         }
     }
 
     private static func appendBigEndian(_ value: UInt64, width: Int, to output: inout [UInt8]) {
-        for shift in stride(from: (width - 1) * 8, through: 0, by: -8) { output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        for shift in stride(from: (width - 1) * 8, through: 0, by: -8) {
+            output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+        }
     }
 }

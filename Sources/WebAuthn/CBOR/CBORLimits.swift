@@ -10,7 +10,12 @@ public struct CBORLimits: Sendable, Hashable {
     /// Whether map keys must be in the CTAP2 canonical order. Duplicate keys are always rejected.
     public var requireCanonicalMapOrder: Bool
 
-    public init(maximumInputSize: Int = 64 * 1024, maximumDepth: Int = 16, maximumItemCount: Int = 4096, requireCanonicalMapOrder: Bool = true) {
+    public init(
+        maximumInputSize: Int = 64 * 1024,
+        maximumDepth: Int = 16,
+        maximumItemCount: Int = 4096,
+        requireCanonicalMapOrder: Bool = true
+    ) {
         self.maximumInputSize = maximumInputSize
         self.maximumDepth = maximumDepth
         self.maximumItemCount = maximumItemCount

@@ -30,10 +30,14 @@ public struct COSEAlgorithmIdentifier: RawRepresentable, Sendable, Hashable, Cod
     public static let rs1 = Self(rawValue: -65535)
 
     /// Every algorithm this library can verify.
-    public static let supported: [Self] = [.es256, .edDSA, .ed25519, .es384, .es512, .ps256, .ps384, .ps512, .rs256, .rs384, .rs512, .rs1]
+    public static let supported: [Self] = [
+        .es256, .edDSA, .ed25519, .es384, .es512, .ps256, .ps384, .ps512, .rs256, .rs384, .rs512, .rs1,
+    ]
 
     /// The algorithms accepted for credentials unless policy says otherwise (everything but RS1).
-    public static let recommended: [Self] = [.es256, .edDSA, .ed25519, .es384, .es512, .ps256, .ps384, .ps512, .rs256, .rs384, .rs512]
+    public static let recommended: [Self] = [
+        .es256, .edDSA, .ed25519, .es384, .es512, .ps256, .ps384, .ps512, .rs256, .rs384, .rs512,
+    ]
 
     public var name: String {
         switch self {

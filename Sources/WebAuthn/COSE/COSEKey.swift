@@ -40,7 +40,8 @@ public struct COSEKey: Sendable, Hashable {
 
     /// Decodes and validates a COSE key from its CBOR encoding.
     public init(cborRepresentation bytes: [UInt8]) throws(WebAuthnError) {
-        let value = try CBORDecoder(limits: CBORLimits(maximumInputSize: 4096, maximumDepth: 2, maximumItemCount: 32)).decode(bytes)
+        let value = try CBORDecoder(limits: CBORLimits(maximumInputSize: 4096, maximumDepth: 2, maximumItemCount: 32))
+            .decode(bytes)
         try self.init(value, cborRepresentation: bytes)
     }
 
@@ -55,7 +56,10 @@ public struct COSEKey: Sendable, Hashable {
         }
         let alg = COSEAlgorithmIdentifier(rawValue: algValue)
         guard let family = alg.family else {
-            throw WebAuthnError(.unsupportedAlgorithm, "COSE algorithm \(algValue) is not supported; use one of \(COSEAlgorithmIdentifier.supported.map(\.name)).")
+            throw WebAuthnError(
+                .unsupportedAlgorithm,
+                "COSE algorithm \(algValue) is not supported; use one of \(COSEAlgorithmIdentifier.supported.map(\.name))."
+            )
         }
 
         func curve() throws(WebAuthnError) -> Curve {
@@ -76,7 +80,9 @@ public struct COSEKey: Sendable, Hashable {
         case (.ec2, .ecdsa):
             let crv = try curve()
             let expected: Curve = alg == .es256 ? .p256 : alg == .es384 ? .p384 : .p521
-            guard crv == expected else { throw fail("\(alg.name) requires curve \(expected), but the key is on \(crv).") }
+            guard crv == expected else {
+                throw fail("\(alg.name) requires curve \(expected), but the key is on \(crv).")
+            }
             parameters = .ec2(curve: crv, x: try field(-2, "x coordinate"), y: try field(-3, "y coordinate"))
         case (.okp, .eddsa):
             guard try curve() == .ed25519 else { throw fail("EdDSA keys must use curve Ed25519 (6).") }

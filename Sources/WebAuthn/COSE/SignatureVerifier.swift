@@ -1,7 +1,7 @@
 import Crypto
+import CryptoExtras
 import Foundation
 import X509
-import CryptoExtras
 
 /// A public key ready to verify signatures: built once from a COSE key or a certificate.
 enum SignatureVerifier: Sendable {
@@ -41,7 +41,10 @@ enum SignatureVerifier: Sendable {
             let modulus = n.drop { $0 == 0 }
             let bits = modulus.first.map { modulus.count * 8 - $0.leadingZeroBitCount } ?? 0
             guard bits >= 2048 else {
-                throw WebAuthnError(.weakKey, "RSA keys must have a modulus of at least 2048 bits; this one has \(bits).")
+                throw WebAuthnError(
+                    .weakKey,
+                    "RSA keys must have a modulus of at least 2048 bits; this one has \(bits)."
+                )
             }
             guard let key = try? _RSA.Signing.PublicKey(n: n, e: e) else {
                 throw invalid("The RSA modulus or exponent is not valid.")
@@ -70,7 +73,8 @@ enum SignatureVerifier: Sendable {
     /// Whether the key type can produce signatures of `algorithm` at all.
     func supports(_ algorithm: COSEAlgorithmIdentifier) -> Bool {
         switch (self, algorithm.family) {
-        case (.p256, .ecdsa), (.p384, .ecdsa), (.p521, .ecdsa), (.ed25519, .eddsa), (.rsa, .rsaPKCS1), (.rsa, .rsaPSS): true
+        case (.p256, .ecdsa), (.p384, .ecdsa), (.p521, .ecdsa), (.ed25519, .eddsa), (.rsa, .rsaPKCS1), (.rsa, .rsaPSS):
+            true
         default: false
         }
     }
@@ -95,7 +99,11 @@ enum SignatureVerifier: Sendable {
         }
     }
 
-    private static func withDigest(_ data: [UInt8], _ hash: COSEAlgorithmIdentifier.Hash, _ body: (any Digest) -> Bool) -> Bool {
+    private static func withDigest(
+        _ data: [UInt8],
+        _ hash: COSEAlgorithmIdentifier.Hash,
+        _ body: (any Digest) -> Bool
+    ) -> Bool {
         switch hash {
         case .sha1: body(Insecure.SHA1.hash(data: data))
         case .sha256: body(SHA256.hash(data: data))

@@ -10,7 +10,13 @@ public struct CredentialRecord: Sendable, Hashable {
     /// The BE flag at registration, when the relying party recorded it; BE must not change (§7.2 step 18).
     public var backupEligible: Bool?
 
-    public init(id: [UInt8], publicKey: COSEKey, signCount: UInt32, userHandle: [UInt8]? = nil, backupEligible: Bool? = nil) {
+    public init(
+        id: [UInt8],
+        publicKey: COSEKey,
+        signCount: UInt32,
+        userHandle: [UInt8]? = nil,
+        backupEligible: Bool? = nil
+    ) {
         self.id = id
         self.publicKey = publicKey
         self.signCount = signCount

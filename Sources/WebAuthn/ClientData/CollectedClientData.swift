@@ -24,7 +24,10 @@ public struct CollectedClientData: Sendable, Hashable {
     /// Parses `clientDataJSON` (§7.1 steps 5–6, §7.2 steps 9–10): UTF-8 JSON whose members have the right types.
     public init(jsonBytes bytes: [UInt8]) throws(WebAuthnError) {
         guard bytes.count <= Self.maximumSize else {
-            throw WebAuthnError(.inputTooLarge, "clientDataJSON of \(bytes.count) bytes exceeds the limit of \(Self.maximumSize).")
+            throw WebAuthnError(
+                .inputTooLarge,
+                "clientDataJSON of \(bytes.count) bytes exceeds the limit of \(Self.maximumSize)."
+            )
         }
         let decoded: Wire
         if let fast = Wire(fastJSON: bytes) {
@@ -34,7 +37,10 @@ public struct CollectedClientData: Sendable, Hashable {
             do {
                 decoded = try JSONDecoder().decode(Wire.self, from: Data(bytes))
             } catch {
-                throw WebAuthnError(.malformedClientData, "clientDataJSON is not a JSON object with string members type, challenge and origin: \(JSONErrorText.describe(error)).")
+                throw WebAuthnError(
+                    .malformedClientData,
+                    "clientDataJSON is not a JSON object with string members type, challenge and origin: \(JSONErrorText.describe(error))."
+                )
             }
         }
         type = decoded.type
@@ -57,20 +63,39 @@ public struct CollectedClientData: Sendable, Hashable {
         /// The fast path: nil (decode with JSONDecoder) unless the input is in FastJSON's subset, has the
         /// members of the right types, and has no `tokenBinding` member (rare, and left to JSONDecoder).
         init?(fastJSON bytes: [UInt8]) {
-            guard let wire = FastJSON.withObject(bytes, { json, members -> Wire? in
-                guard let type = json.requiredString("type", in: members),
-                      let challenge = json.requiredString("challenge", in: members),
-                      let origin = json.requiredString("origin", in: members),
-                      let crossOrigin = json.optionalBool("crossOrigin", in: members),
-                      let topOrigin = json.optionalString("topOrigin", in: members),
-                      json.member("tokenBinding", in: members) == nil
-                else { return nil }
-                return Wire(type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin, tokenBinding: nil)
-            }) else { return nil }
+            guard
+                let wire = FastJSON.withObject(
+                    bytes,
+                    { json, members -> Wire? in
+                        guard let type = json.requiredString("type", in: members),
+                            let challenge = json.requiredString("challenge", in: members),
+                            let origin = json.requiredString("origin", in: members),
+                            let crossOrigin = json.optionalBool("crossOrigin", in: members),
+                            let topOrigin = json.optionalString("topOrigin", in: members),
+                            json.member("tokenBinding", in: members) == nil
+                        else { return nil }
+                        return Wire(
+                            type: type,
+                            challenge: challenge,
+                            origin: origin,
+                            crossOrigin: crossOrigin,
+                            topOrigin: topOrigin,
+                            tokenBinding: nil
+                        )
+                    }
+                )
+            else { return nil }
             self = wire
         }
 
-        init(type: String, challenge: String, origin: String, crossOrigin: Bool?, topOrigin: String?, tokenBinding: LegacyTolerantTokenBinding?) {
+        init(
+            type: String,
+            challenge: String,
+            origin: String,
+            crossOrigin: Bool?,
+            topOrigin: String?,
+            tokenBinding: LegacyTolerantTokenBinding?
+        ) {
             self.type = type
             self.challenge = challenge
             self.origin = origin

@@ -39,7 +39,10 @@ public enum Base64URL {
             if count > 0, input[count - 1] == UInt8(ascii: "=") { count -= 1 }
         }
         guard count % 4 != 1 else {
-            throw WebAuthnError(.invalidBase64URL, "A base64url string cannot have \(count) significant characters; send the value unpadded and unmodified.")
+            throw WebAuthnError(
+                .invalidBase64URL,
+                "A base64url string cannot have \(count) significant characters; send the value unpadded and unmodified."
+            )
         }
         let fullQuads = count / 4
         let remainder = count % 4
@@ -49,15 +52,20 @@ public enum Base64URL {
             func invalidCharacter(from start: Int) -> WebAuthnError {
                 var index = start
                 while table[Int(input[index])] != 0xFF { index += 1 }
-                return WebAuthnError(.invalidBase64URL, "The character '\(Unicode.Scalar(input[index]))' is not in the base64url alphabet (A–Z, a–z, 0–9, '-', '_'); encode binary fields as unpadded base64url.")
+                return WebAuthnError(
+                    .invalidBase64URL,
+                    "The character '\(Unicode.Scalar(input[index]))' is not in the base64url alphabet (A–Z, a–z, 0–9, '-', '_'); encode binary fields as unpadded base64url."
+                )
             }
             var failure: WebAuthnError?
             let output = [UInt8](unsafeUninitializedCapacity: outputCount) { buffer, initialized in
                 var out = 0
                 var index = 0
                 for _ in 0..<fullQuads {
-                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-                    let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
+                    let a = table[Int(input[index])]
+                    let b = table[Int(input[index + 1])]
+                    let c = table[Int(input[index + 2])]
+                    let d = table[Int(input[index + 3])]
                     guard (a | b | c | d) & 0x80 == 0 else {
                         failure = invalidCharacter(from: index)
                         return
@@ -82,7 +90,10 @@ public enum Base64URL {
                     // 2 characters carry 1 byte and 4 spare bits; 3 carry 2 bytes and 2 spare bits.
                     let spareBits: UInt32 = remainder == 2 ? 4 : 2
                     guard accumulator & ((1 << spareBits) - 1) == 0 else {
-                        failure = WebAuthnError(.invalidBase64URL, "The base64url string has non-zero padding bits; it is not a canonical encoding.")
+                        failure = WebAuthnError(
+                            .invalidBase64URL,
+                            "The base64url string has non-zero padding bits; it is not a canonical encoding."
+                        )
                         return
                     }
                     let bits = accumulator >> spareBits

@@ -8,8 +8,11 @@ public struct AuthenticationResponseJSON: Sendable, Hashable, Codable {
     public var type: PublicKeyCredentialType
 
     public init(
-        id: String, rawId: Base64URLBytes, response: AuthenticatorAssertionResponseJSON,
-        authenticatorAttachment: AuthenticatorAttachment? = nil, clientExtensionResults: [String: JSONValue] = [:],
+        id: String,
+        rawId: Base64URLBytes,
+        response: AuthenticatorAssertionResponseJSON,
+        authenticatorAttachment: AuthenticatorAttachment? = nil,
+        clientExtensionResults: [String: JSONValue] = [:],
         type: PublicKeyCredentialType = .publicKey
     ) {
         self.id = id
@@ -40,8 +43,11 @@ public struct AuthenticatorAssertionResponseJSON: Sendable, Hashable, Codable {
     public var attestationObject: Base64URLBytes?
 
     public init(
-        clientDataJSON: Base64URLBytes, authenticatorData: Base64URLBytes, signature: Base64URLBytes,
-        userHandle: Base64URLBytes? = nil, attestationObject: Base64URLBytes? = nil
+        clientDataJSON: Base64URLBytes,
+        authenticatorData: Base64URLBytes,
+        signature: Base64URLBytes,
+        userHandle: Base64URLBytes? = nil,
+        attestationObject: Base64URLBytes? = nil
     ) {
         self.clientDataJSON = clientDataJSON
         self.authenticatorData = authenticatorData

@@ -203,11 +203,15 @@ extension FastJSON {
                 return members
             }
             while true {
-                guard members.count < FastJSON.maximumMembers, position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
+                guard members.count < FastJSON.maximumMembers, position < bytes.count,
+                    bytes[position] == UInt8(ascii: "\"")
+                else { return nil }
                 guard let (key, isASCII) = scanString(), isASCII else { return nil }
                 // Keys are unique (compared as bytes, which for ASCII is how JSONDecoder compares them).
                 for member in members where member.key.count == key.count {
-                    if UnsafeBufferPointer(rebasing: bytes[member.key]).elementsEqual(UnsafeBufferPointer(rebasing: bytes[key])) {
+                    if UnsafeBufferPointer(rebasing: bytes[member.key]).elementsEqual(
+                        UnsafeBufferPointer(rebasing: bytes[key])
+                    ) {
                         return nil
                     }
                 }
@@ -295,7 +299,8 @@ extension FastJSON {
                     let range = start..<index
                     position = index + 1
                     if nonASCII & 0x80 != 0 {
-                        guard String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) != nil else { return nil }
+                        guard String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) != nil
+                        else { return nil }
                         return (range, false)
                     }
                     return (range, true)
@@ -311,7 +316,9 @@ extension FastJSON {
             let count = literal.utf8CodeUnitCount
             guard bytes.count - position >= count else { return false }
             let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
-            guard UnsafeBufferPointer(rebasing: bytes[position..<position + count]).elementsEqual(expected) else { return false }
+            guard UnsafeBufferPointer(rebasing: bytes[position..<position + count]).elementsEqual(expected) else {
+                return false
+            }
             position += count
             return true
         }

@@ -6,10 +6,13 @@ enum JSONErrorText {
         if let error = error as? WebAuthnError { return error.reason }
         guard let decodingError = error as? DecodingError else { return "\(error)" }
         func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.isEmpty ? "the top level" : codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            codingPath.isEmpty
+                ? "the top level"
+                : codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
         }
         switch decodingError {
-        case .keyNotFound(let key, let context): return "missing member '\(key.stringValue)' at \(path(context.codingPath))"
+        case .keyNotFound(let key, let context):
+            return "missing member '\(key.stringValue)' at \(path(context.codingPath))"
         case .typeMismatch(_, let context): return "wrong type at \(path(context.codingPath))"
         case .valueNotFound(_, let context): return "null where a value is required at \(path(context.codingPath))"
         case .dataCorrupted(let context): return "\(context.debugDescription) at \(path(context.codingPath))"

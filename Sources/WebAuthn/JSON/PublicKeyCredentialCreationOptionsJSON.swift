@@ -14,11 +14,16 @@ public struct PublicKeyCredentialCreationOptionsJSON: Sendable, Hashable, Codabl
     public var extensions: [String: JSONValue]?
 
     public init(
-        rp: PublicKeyCredentialRpEntity, user: PublicKeyCredentialUserEntityJSON, challenge: Base64URLBytes,
-        pubKeyCredParams: [PublicKeyCredentialParameters], timeout: UInt32? = nil,
+        rp: PublicKeyCredentialRpEntity,
+        user: PublicKeyCredentialUserEntityJSON,
+        challenge: Base64URLBytes,
+        pubKeyCredParams: [PublicKeyCredentialParameters],
+        timeout: UInt32? = nil,
         excludeCredentials: [PublicKeyCredentialDescriptorJSON]? = nil,
-        authenticatorSelection: AuthenticatorSelectionCriteria? = nil, hints: [PublicKeyCredentialHint]? = nil,
-        attestation: AttestationConveyancePreference? = nil, attestationFormats: [String]? = nil,
+        authenticatorSelection: AuthenticatorSelectionCriteria? = nil,
+        hints: [PublicKeyCredentialHint]? = nil,
+        attestation: AttestationConveyancePreference? = nil,
+        attestationFormats: [String]? = nil,
         extensions: [String: JSONValue]? = nil
     ) {
         self.rp = rp
@@ -73,7 +78,11 @@ public struct PublicKeyCredentialDescriptorJSON: Sendable, Hashable, Codable {
     public var id: Base64URLBytes
     public var type: PublicKeyCredentialType
     public var transports: [AuthenticatorTransport]?
-    public init(id: Base64URLBytes, type: PublicKeyCredentialType = .publicKey, transports: [AuthenticatorTransport]? = nil) {
+    public init(
+        id: Base64URLBytes,
+        type: PublicKeyCredentialType = .publicKey,
+        transports: [AuthenticatorTransport]? = nil
+    ) {
         self.id = id
         self.type = type
         self.transports = transports
@@ -87,8 +96,10 @@ public struct AuthenticatorSelectionCriteria: Sendable, Hashable, Codable {
     public var requireResidentKey: Bool?
     public var userVerification: UserVerificationRequirement?
     public init(
-        authenticatorAttachment: AuthenticatorAttachment? = nil, residentKey: ResidentKeyRequirement? = nil,
-        requireResidentKey: Bool? = nil, userVerification: UserVerificationRequirement? = nil
+        authenticatorAttachment: AuthenticatorAttachment? = nil,
+        residentKey: ResidentKeyRequirement? = nil,
+        requireResidentKey: Bool? = nil,
+        userVerification: UserVerificationRequirement? = nil
     ) {
         self.authenticatorAttachment = authenticatorAttachment
         self.residentKey = residentKey

@@ -10,9 +10,13 @@ public struct PublicKeyCredentialRequestOptionsJSON: Sendable, Hashable, Codable
     public var extensions: [String: JSONValue]?
 
     public init(
-        challenge: Base64URLBytes, timeout: UInt32? = nil, rpId: String? = nil,
-        allowCredentials: [PublicKeyCredentialDescriptorJSON]? = nil, userVerification: UserVerificationRequirement? = nil,
-        hints: [PublicKeyCredentialHint]? = nil, extensions: [String: JSONValue]? = nil
+        challenge: Base64URLBytes,
+        timeout: UInt32? = nil,
+        rpId: String? = nil,
+        allowCredentials: [PublicKeyCredentialDescriptorJSON]? = nil,
+        userVerification: UserVerificationRequirement? = nil,
+        hints: [PublicKeyCredentialHint]? = nil,
+        extensions: [String: JSONValue]? = nil
     ) {
         self.challenge = challenge
         self.timeout = timeout

@@ -8,8 +8,11 @@ public struct RegistrationResponseJSON: Sendable, Hashable, Codable {
     public var type: PublicKeyCredentialType
 
     public init(
-        id: String, rawId: Base64URLBytes, response: AuthenticatorAttestationResponseJSON,
-        authenticatorAttachment: AuthenticatorAttachment? = nil, clientExtensionResults: [String: JSONValue] = [:],
+        id: String,
+        rawId: Base64URLBytes,
+        response: AuthenticatorAttestationResponseJSON,
+        authenticatorAttachment: AuthenticatorAttachment? = nil,
+        clientExtensionResults: [String: JSONValue] = [:],
         type: PublicKeyCredentialType = .publicKey
     ) {
         self.id = id
@@ -41,8 +44,12 @@ public struct AuthenticatorAttestationResponseJSON: Sendable, Hashable, Codable 
     public var publicKeyAlgorithm: COSEAlgorithmIdentifier?
 
     public init(
-        clientDataJSON: Base64URLBytes, attestationObject: Base64URLBytes, authenticatorData: Base64URLBytes? = nil,
-        transports: [AuthenticatorTransport]? = nil, publicKey: Base64URLBytes? = nil, publicKeyAlgorithm: COSEAlgorithmIdentifier? = nil
+        clientDataJSON: Base64URLBytes,
+        attestationObject: Base64URLBytes,
+        authenticatorData: Base64URLBytes? = nil,
+        transports: [AuthenticatorTransport]? = nil,
+        publicKey: Base64URLBytes? = nil,
+        publicKeyAlgorithm: COSEAlgorithmIdentifier? = nil
     ) {
         self.clientDataJSON = clientDataJSON
         self.attestationObject = attestationObject

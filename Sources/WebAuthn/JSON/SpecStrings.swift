@@ -1,6 +1,7 @@
 /// WebAuthn's enumerations travel as DOMStrings, and clients must ignore values they do not know (§2.1.1).
 /// Each is a string-backed struct, so unknown values decode and round-trip instead of failing.
-public protocol WebAuthnStringValue: RawRepresentable, Sendable, Hashable, Codable, ExpressibleByStringLiteral, CustomStringConvertible
+public protocol WebAuthnStringValue: RawRepresentable, Sendable, Hashable, Codable, ExpressibleByStringLiteral,
+    CustomStringConvertible
 where RawValue == String {
     init(rawValue: String)
 }
@@ -8,7 +9,9 @@ where RawValue == String {
 extension WebAuthnStringValue {
     public init(stringLiteral value: String) { self.init(rawValue: value) }
     public var description: String { rawValue }
-    public init(from decoder: any Decoder) throws { self.init(rawValue: try decoder.singleValueContainer().decode(String.self)) }
+    public init(from decoder: any Decoder) throws {
+        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
+    }
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

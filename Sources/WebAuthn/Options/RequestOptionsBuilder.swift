@@ -14,12 +14,19 @@ public struct RequestOptionsBuilder: Sendable {
     }
 
     /// The options for one sign-in. An empty `allowCredentials` asks for a discoverable credential (usernameless).
-    public func build(challenge: [UInt8], allowCredentials: [PublicKeyCredentialDescriptorJSON] = []) throws(WebAuthnError) -> PublicKeyCredentialRequestOptionsJSON {
+    public func build(
+        challenge: [UInt8],
+        allowCredentials: [PublicKeyCredentialDescriptorJSON] = []
+    ) throws(WebAuthnError) -> PublicKeyCredentialRequestOptionsJSON {
         try RelyingPartyID.validate(relyingPartyID)
         try OptionsValidation.challenge(challenge)
         return PublicKeyCredentialRequestOptionsJSON(
-            challenge: Base64URLBytes(challenge), timeout: timeout, rpId: relyingPartyID,
+            challenge: Base64URLBytes(challenge),
+            timeout: timeout,
+            rpId: relyingPartyID,
             allowCredentials: allowCredentials.isEmpty ? nil : allowCredentials,
-            userVerification: userVerification, hints: hints.isEmpty ? nil : hints)
+            userVerification: userVerification,
+            hints: hints.isEmpty ? nil : hints
+        )
     }
 }

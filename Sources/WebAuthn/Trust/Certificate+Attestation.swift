@@ -18,10 +18,15 @@ extension Certificate {
         } catch {
             // Chromium's virtual authenticator encodes cA as an explicit DEFAULT FALSE (SEQUENCE { BOOLEAN FALSE }),
             // which DER forbids but whose meaning is unambiguous; accept exactly that encoding.
-            if let ext = extensions[oid: .X509ExtensionID.basicConstraints], Array(ext.value) == [0x30, 0x03, 0x01, 0x01, 0x00] {
+            if let ext = extensions[oid: .X509ExtensionID.basicConstraints],
+                Array(ext.value) == [0x30, 0x03, 0x01, 0x01, 0x00]
+            {
                 return false
             }
-            throw WebAuthnError(.attestationCertificateInvalid, "The basic constraints extension of '\(subject)' cannot be decoded.")
+            throw WebAuthnError(
+                .attestationCertificateInvalid,
+                "The basic constraints extension of '\(subject)' cannot be decoded."
+            )
         }
     }
 
@@ -32,7 +37,10 @@ extension Certificate {
             let octets = try ASN1OctetString(derEncoded: ext.value)
             return (Array(octets.bytes), ext.critical)
         } catch {
-            throw WebAuthnError(.attestationCertificateInvalid, "The id-fido-gen-ce-aaguid extension is not an OCTET STRING.")
+            throw WebAuthnError(
+                .attestationCertificateInvalid,
+                "The id-fido-gen-ce-aaguid extension is not an OCTET STRING."
+            )
         }
     }
 }

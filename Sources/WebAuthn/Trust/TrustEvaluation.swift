@@ -6,12 +6,20 @@ import SwiftASN1
 enum TrustEvaluation {
     /// Returns true when `path` verifies to one of `anchors`; false when there is nothing to verify against.
     /// Without anchors the path must still be internally consistent: each certificate signed by the next.
-    static func evaluate(_ path: [Certificate], format: AttestationFormat, anchors: [Certificate], time: Date) async throws(WebAuthnError) -> Bool {
+    static func evaluate(
+        _ path: [Certificate],
+        format: AttestationFormat,
+        anchors: [Certificate],
+        time: Date
+    ) async throws(WebAuthnError) -> Bool {
         guard let leaf = path.first else { return false }
         guard !anchors.isEmpty else {
             for (certificate, issuer) in zip(path, path.dropFirst()) {
                 guard issuer.publicKey.isValidSignature(certificate.signature, for: certificate) else {
-                    throw WebAuthnError(.attestationCertificateInvalid, "\(format.rawValue) attestation: the certificate '\(certificate.subject)' is not signed by the next certificate in the chain.")
+                    throw WebAuthnError(
+                        .attestationCertificateInvalid,
+                        "\(format.rawValue) attestation: the certificate '\(certificate.subject)' is not signed by the next certificate in the chain."
+                    )
                 }
             }
             return false
@@ -25,7 +33,10 @@ enum TrustEvaluation {
             return true
         case .couldNotValidate(let failures):
             let reasons = failures.prefix(3).map { "\($0.policyFailureReason)" }
-            throw WebAuthnError(.attestationUntrusted, "\(format.rawValue) attestation: the certificate chain does not verify to a configured trust anchor at \(time)\(reasons.isEmpty ? "" : " (\(reasons.joined(separator: "; ")))").")
+            throw WebAuthnError(
+                .attestationUntrusted,
+                "\(format.rawValue) attestation: the certificate chain does not verify to a configured trust anchor at \(time)\(reasons.isEmpty ? "" : " (\(reasons.joined(separator: "; ")))")."
+            )
         }
     }
 }
@@ -38,11 +49,12 @@ struct AttestationChainPolicy: VerifierPolicy {
 
     init(validationTime: Date) {
         base = RFC5280Policy(fixedExpiryValidationTime: validationTime)
-        verifyingCriticalExtensions = base.verifyingCriticalExtensions + [
-            .X509ExtensionID.subjectAlternativeName,
-            .X509ExtensionID.extendedKeyUsage,
-            [2, 5, 29, 32],  // certificate policies
-        ]
+        verifyingCriticalExtensions =
+            base.verifyingCriticalExtensions + [
+                .X509ExtensionID.subjectAlternativeName,
+                .X509ExtensionID.extendedKeyUsage,
+                [2, 5, 29, 32],  // certificate policies
+            ]
     }
 
     mutating func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) async -> PolicyEvaluationResult {

@@ -190,19 +190,17 @@ struct OpenAPIDocumentTests {
         guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
             throw OpenAPIDocument.ReadError(description: "cannot list \(folder.path)")
         }
+        // A code is the first argument of `APIError(…)` or, in files that extend APIError, of `Self(…)`, or the value
+        // of `code = …`; the formatter may put it on the line after the parenthesis.
+        let pattern = try Regex(#"(?:APIError\(|Self\(|code = )\s*"([A-Z][A-Z0-9_]+)""#)
         var codes: Set<String> = []
         for case let file as URL in files where file.pathExtension == "swift" {
             let text = try String(contentsOf: file, encoding: .utf8)
-            let extendsAPIError = text.contains("extension APIError")
-            for line in text.split(separator: "\n") {
-                let declares =
-                    line.contains("APIError(")
-                    || (extendsAPIError && (line.contains("Self(\"") || line.contains("code = \"")))
-                guard declares else { continue }
-                // The odd pieces between quotes are the line's string literals.
-                let literals = line.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
-                    .filter { $0.offset % 2 == 1 }.map(\.element)
-                codes.formUnion(literals.filter(isErrorCode).map(String.init))
+            let extendsAPIError = text.contains("extension APIError") || text.contains("struct APIError")
+            for match in text.matches(of: pattern) {
+                guard let code = match.output[1].substring, isErrorCode(code) else { continue }
+                let viaSelf = text[match.range].hasPrefix("Self(")
+                if !viaSelf || extendsAPIError { codes.insert(String(code)) }
             }
         }
         return codes

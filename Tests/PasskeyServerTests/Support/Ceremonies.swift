@@ -15,7 +15,13 @@ struct NewRegistration: Encodable, Sendable {
     var finalize: String?
     var identityVerification: String?
 
-    init(userId: String, userName: String? = nil, displayName: String? = nil, credentialName: String? = nil, finalize: String? = nil) {
+    init(
+        userId: String,
+        userName: String? = nil,
+        displayName: String? = nil,
+        credentialName: String? = nil,
+        finalize: String? = nil
+    ) {
         self.userId = userId
         self.userName = userName ?? "\(userId)@example.com"
         self.displayName = displayName
@@ -155,26 +161,43 @@ extension API {
             .expect(.ok, Options<PublicKeyCredentialCreationOptionsJSON>.self).publicKey
     }
 
-    func completeRegistration(_ attempt: RegistrationAttempt, _ credential: RegistrationResponseJSON, name: String? = nil) async throws -> APIResponse {
-        try await client(.post, Path.registrationComplete(attempt.registrationAttemptId), token: attempt.clientToken,
-                         body: CompleteRegistration(credential: credential, name: name))
+    func completeRegistration(
+        _ attempt: RegistrationAttempt,
+        _ credential: RegistrationResponseJSON,
+        name: String? = nil
+    ) async throws -> APIResponse {
+        try await client(
+            .post,
+            Path.registrationComplete(attempt.registrationAttemptId),
+            token: attempt.clientToken,
+            body: CompleteRegistration(credential: credential, name: name)
+        )
     }
 
     /// The phone's part of a registration: adopts the user handle of the options (as a platform authenticator
     /// stores it with the passkey) and answers with the server's origin and RP ID.
     func registrationResponse(
-        _ options: PublicKeyCredentialCreationOptionsJSON, authenticator: inout TestAuthenticator, origin: String? = nil,
+        _ options: PublicKeyCredentialCreationOptionsJSON,
+        authenticator: inout TestAuthenticator,
+        origin: String? = nil,
         flags: AuthenticatorDataFlags = [.userPresent, .userVerified]
     ) throws -> RegistrationResponseJSON {
         authenticator.userHandle = options.user.id.bytes
         return try authenticator.registrationResponse(
-            challenge: options.challenge.bytes, origin: origin ?? server.origin, rpID: server.rpID, flags: flags)
+            challenge: options.challenge.bytes,
+            origin: origin ?? server.origin,
+            rpID: server.rpID,
+            flags: flags
+        )
     }
 
     /// A whole registration: create, options, the authenticator's response, complete (201 expected).
     @discardableResult
     func enroll(
-        _ request: NewRegistration, authenticator: inout TestAuthenticator, name: String? = nil, origin: String? = nil
+        _ request: NewRegistration,
+        authenticator: inout TestAuthenticator,
+        name: String? = nil,
+        origin: String? = nil
     ) async throws -> CredentialView {
         let attempt = try await createRegistration(request)
         let options = try await registrationOptions(attempt)
@@ -183,31 +206,58 @@ extension API {
     }
 
     @discardableResult
-    func enroll(_ userID: String, authenticator: inout TestAuthenticator, name: String? = nil) async throws -> CredentialView {
+    func enroll(
+        _ userID: String,
+        authenticator: inout TestAuthenticator,
+        name: String? = nil
+    ) async throws -> CredentialView {
         try await enroll(NewRegistration(userId: userID), authenticator: &authenticator, name: name)
     }
 
-    func startSignIn(userID: String?, mode: String? = nil, action: String? = nil) async throws -> AuthenticationSession {
-        try await backend(.post, "/v1/authentications", body: NewAuthentication(userId: userID, mode: mode, action: action))
-            .expect(.created, AuthenticationSession.self)
+    func startSignIn(userID: String?, mode: String? = nil, action: String? = nil) async throws -> AuthenticationSession
+    {
+        try await backend(
+            .post,
+            "/v1/authentications",
+            body: NewAuthentication(userId: userID, mode: mode, action: action)
+        )
+        .expect(.created, AuthenticationSession.self)
     }
 
     func authenticationOptions(_ session: AuthenticationSession) async throws -> PublicKeyCredentialRequestOptionsJSON {
-        try await client(.post, Path.authenticationOptions(session.biometricPasskeySessionId), token: session.clientToken)
-            .expect(.ok, Options<PublicKeyCredentialRequestOptionsJSON>.self).publicKey
+        try await client(
+            .post,
+            Path.authenticationOptions(session.biometricPasskeySessionId),
+            token: session.clientToken
+        )
+        .expect(.ok, Options<PublicKeyCredentialRequestOptionsJSON>.self).publicKey
     }
 
     func assertion(
-        _ options: PublicKeyCredentialRequestOptionsJSON, authenticator: inout TestAuthenticator, origin: String? = nil, rpID: String? = nil,
+        _ options: PublicKeyCredentialRequestOptionsJSON,
+        authenticator: inout TestAuthenticator,
+        origin: String? = nil,
+        rpID: String? = nil,
         flags: AuthenticatorDataFlags = [.userPresent, .userVerified]
     ) -> AuthenticationResponseJSON {
         authenticator.authenticationResponse(
-            challenge: options.challenge.bytes, origin: origin ?? server.origin, rpID: rpID ?? server.rpID, flags: flags)
+            challenge: options.challenge.bytes,
+            origin: origin ?? server.origin,
+            rpID: rpID ?? server.rpID,
+            flags: flags
+        )
     }
 
-    func completeSignIn(_ session: AuthenticationSession, _ credential: AuthenticationResponseJSON) async throws -> APIResponse {
-        try await client(.post, Path.authenticationComplete(session.biometricPasskeySessionId), token: session.clientToken,
-                         body: CompleteAuthentication(credential: credential))
+    func completeSignIn(
+        _ session: AuthenticationSession,
+        _ credential: AuthenticationResponseJSON
+    ) async throws -> APIResponse {
+        try await client(
+            .post,
+            Path.authenticationComplete(session.biometricPasskeySessionId),
+            token: session.clientToken,
+            body: CompleteAuthentication(credential: credential)
+        )
     }
 
     func redeem(_ session: AuthenticationSession, _ resultToken: String) async throws -> APIResponse {
@@ -215,15 +265,26 @@ extension API {
     }
 
     /// A whole sign-in: create the session, options, the assertion, complete, redeem (each step must succeed).
-    func signIn(userID: String?, authenticator: inout TestAuthenticator, mode: String? = nil, action: String? = nil) async throws -> SignInResult {
+    func signIn(
+        userID: String?,
+        authenticator: inout TestAuthenticator,
+        mode: String? = nil,
+        action: String? = nil
+    ) async throws -> SignInResult {
         let session = try await startSignIn(userID: userID, mode: mode, action: action)
         let options = try await authenticationOptions(session)
-        let completion = try await completeSignIn(session, assertion(options, authenticator: &authenticator)).expect(.ok, SignInCompletion.self)
+        let completion = try await completeSignIn(session, assertion(options, authenticator: &authenticator)).expect(
+            .ok,
+            SignInCompletion.self
+        )
         return try await redeem(session, completion.resultToken).expect(.ok, SignInResult.self)
     }
 
     /// Options of a new session, ready for an assertion.
-    func signInSession(userID: String?, mode: String? = nil) async throws -> (AuthenticationSession, PublicKeyCredentialRequestOptionsJSON) {
+    func signInSession(
+        userID: String?,
+        mode: String? = nil
+    ) async throws -> (AuthenticationSession, PublicKeyCredentialRequestOptionsJSON) {
         let session = try await startSignIn(userID: userID, mode: mode)
         return (session, try await authenticationOptions(session))
     }

@@ -47,12 +47,18 @@ final class FailingStore: PasskeyStore {
         return await base.credentials(userID: userID)
     }
 
-    func renameCredential(id: [UInt8], name: String, nameKey: String, at time: Date) async throws(StoreError) -> CredentialRecordRow? {
+    func renameCredential(
+        id: [UInt8],
+        name: String,
+        nameKey: String,
+        at time: Date
+    ) async throws(StoreError) -> CredentialRecordRow? {
         try check()
         return try await base.renameCredential(id: id, name: name, nameKey: nameKey, at: time)
     }
 
-    func recordCredentialUse(id: [UInt8], signCount: UInt32, backupState: Bool, at time: Date) async throws(StoreError) {
+    func recordCredentialUse(id: [UInt8], signCount: UInt32, backupState: Bool, at time: Date) async throws(StoreError)
+    {
         try check()
         await base.recordCredentialUse(id: id, signCount: signCount, backupState: backupState, at: time)
     }
@@ -72,12 +78,18 @@ final class FailingStore: PasskeyStore {
         return await base.flow(id: id)
     }
 
-    func updateFlow(id: String, expectedStatuses: Set<FlowStatus>, at time: Date, update: FlowUpdate) async throws(StoreError) -> FlowRecord? {
+    func updateFlow(
+        id: String,
+        expectedStatuses: Set<FlowStatus>,
+        at time: Date,
+        update: FlowUpdate
+    ) async throws(StoreError) -> FlowRecord? {
         try check()
         return await base.updateFlow(id: id, expectedStatuses: expectedStatuses, at: time, update: update)
     }
 
-    func consumeChallenge(flowID: String, challengeHash: [UInt8], at time: Date) async throws(StoreError) -> FlowRecord? {
+    func consumeChallenge(flowID: String, challengeHash: [UInt8], at time: Date) async throws(StoreError) -> FlowRecord?
+    {
         try check()
         return await base.consumeChallenge(flowID: flowID, challengeHash: challengeHash, at: time)
     }
@@ -88,13 +100,28 @@ final class FailingStore: PasskeyStore {
     }
 
     func insertCredential(
-        _ credential: CredentialRecordRow, maximumActive: Int, flowID: String, flowUpdate: FlowUpdate, at time: Date
+        _ credential: CredentialRecordRow,
+        maximumActive: Int,
+        flowID: String,
+        flowUpdate: FlowUpdate,
+        at time: Date
     ) async throws(StoreError) {
         try check()
-        try await base.insertCredential(credential, maximumActive: maximumActive, flowID: flowID, flowUpdate: flowUpdate, at: time)
+        try await base.insertCredential(
+            credential,
+            maximumActive: maximumActive,
+            flowID: flowID,
+            flowUpdate: flowUpdate,
+            at: time
+        )
     }
 
-    func settleReservation(flowID: String, finalize: Bool, flowUpdate: FlowUpdate, at time: Date) async throws(StoreError) -> CredentialRecordRow? {
+    func settleReservation(
+        flowID: String,
+        finalize: Bool,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) async throws(StoreError) -> CredentialRecordRow? {
         try check()
         return await base.settleReservation(flowID: flowID, finalize: finalize, flowUpdate: flowUpdate, at: time)
     }

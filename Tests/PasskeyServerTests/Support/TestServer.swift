@@ -21,7 +21,10 @@ struct TestServer: Sendable {
     var origin: String { configuration.webOrigins[0] }
     var rpID: String { configuration.rpId }
 
-    init(store: any PasskeyStore = MemoryPasskeyStore(), configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    init(
+        store: any PasskeyStore = MemoryPasskeyStore(),
+        configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) throws {
         var configuration = ServerConfiguration()
         configuration.apiKeys = [.init(name: "test", key: Self.apiKey)]
         configure(&configuration)
@@ -29,7 +32,12 @@ struct TestServer: Sendable {
         let logs = LogCapture()
         self.clock = clock
         self.logs = logs
-        self.service = try PasskeyService(configuration: configuration, store: store, logger: logs.logger("passkeys"), now: { clock.now })
+        self.service = try PasskeyService(
+            configuration: configuration,
+            store: store,
+            logger: logs.logger("passkeys"),
+            now: { clock.now }
+        )
     }
 
     /// Runs `body` against the application in process (no socket).
@@ -93,14 +101,27 @@ struct API: Sendable {
 
     /// Sends one request. `bearer` goes into `Authorization: Bearer …`; `body` is sent with `contentType`.
     func send(
-        _ method: HTTPRequest.Method, _ path: String, bearer: String? = nil, body: [UInt8]? = nil,
-        contentType: String? = "application/json", headers extra: HTTPFields = [:]
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        bearer: String? = nil,
+        body: [UInt8]? = nil,
+        contentType: String? = "application/json",
+        headers extra: HTTPFields = [:]
     ) async throws -> APIResponse {
         var headers = extra
         if let bearer { headers[.authorization] = "Bearer \(bearer)" }
         if body != nil, let contentType { headers[.contentType] = contentType }
-        return try await client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) }) { response in
-            APIResponse(status: response.status, headers: response.headers, body: Array(response.body.readableBytesView))
+        return try await client.execute(
+            uri: path,
+            method: method,
+            headers: headers,
+            body: body.map { ByteBuffer(bytes: $0) }
+        ) { response in
+            APIResponse(
+                status: response.status,
+                headers: response.headers,
+                body: Array(response.body.readableBytesView)
+            )
         }
     }
 
@@ -114,11 +135,21 @@ struct API: Sendable {
     }
 
     /// A client API call with a flow's client token.
-    func client(_ method: HTTPRequest.Method, _ path: String, token: String?, json: String? = nil) async throws -> APIResponse {
+    func client(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        token: String?,
+        json: String? = nil
+    ) async throws -> APIResponse {
         try await send(method, path, bearer: token, body: json.map { Array($0.utf8) })
     }
 
-    func client(_ method: HTTPRequest.Method, _ path: String, token: String?, body: some Encodable) async throws -> APIResponse {
+    func client(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        token: String?,
+        body: some Encodable
+    ) async throws -> APIResponse {
         try await send(method, path, bearer: token, body: JSON.encode(body))
     }
 }

@@ -11,7 +11,8 @@ enum Corpus {
         }
         // This file is Tests/PasskeysCommandLineTests/Support/Corpus.swift.
         let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let sibling = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/conformance")
         return fileManager.fileExists(atPath: sibling.path + "/cases") ? sibling : nil
     }()
@@ -35,7 +36,10 @@ enum Corpus {
         var testCase = try JSONDecoder().decode(CorpusCase.self, from: data)
         // The response exactly as recorded (numbers stay integers).
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        testCase.responseJSON = try JSONSerialization.data(withJSONObject: object?["response"] ?? [:], options: [.sortedKeys])
+        testCase.responseJSON = try JSONSerialization.data(
+            withJSONObject: object?["response"] ?? [:],
+            options: [.sortedKeys]
+        )
         return testCase
     }
 }

@@ -17,7 +17,9 @@ func outputObject(_ result: CommandResult) throws -> [String: JSONValue] {
 
 /// The error code of a failed verification's JSON, if it has one.
 func errorCode(_ result: CommandResult) -> String? {
-    guard case .object(let error)? = try? outputObject(result)["error"], case .string(let code)? = error["code"] else { return nil }
+    guard case .object(let error)? = try? outputObject(result)["error"], case .string(let code)? = error["code"] else {
+        return nil
+    }
     return code
 }
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import SwiftASN1
 import X509
+
 @testable import WebAuthn
 
 /// The real-device conformance corpus (`cases/*.json`, `roots/*.pem`), shared by the Android tests.
@@ -17,8 +18,12 @@ enum AndroidConformanceCorpus {
         }
         // This file is <package>/Tests/WebAuthnTests/AndroidKey/AndroidConformanceCorpus.swift.
         let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let fallback = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/conformance", isDirectory: true)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let fallback = packageRoot.deletingLastPathComponent().appendingPathComponent(
+            "shared/conformance",
+            isDirectory: true
+        )
         return fileManager.fileExists(atPath: fallback.appendingPathComponent("cases").path) ? fallback : nil
     }()
 
@@ -38,16 +43,24 @@ enum AndroidConformanceCorpus {
         var clientDataHash: [UInt8] { Array(SHA256.hash(data: clientDataJSON)) }
 
         /// The statement an attestation verifier receives for this case.
-        func statement(policy: AttestationPolicy = AttestationPolicy(), time: Date? = nil) throws -> AttestationStatement {
+        func statement(
+            policy: AttestationPolicy = AttestationPolicy(),
+            time: Date? = nil
+        ) throws -> AttestationStatement {
             let object = try AttestationObject(bytes: attestationObject)
             let authenticatorData = object.authenticatorData
             guard let credential = authenticatorData.attestedCredentialData else {
                 throw CorpusError("case \(fileName) has no attested credential data")
             }
             return AttestationStatement(
-                format: object.format, fields: object.statement, authenticatorData: authenticatorData,
-                credential: credential, clientDataHash: clientDataHash, policy: policy,
-                time: time ?? verifyAt ?? Date())
+                format: object.format,
+                fields: object.statement,
+                authenticatorData: authenticatorData,
+                credential: credential,
+                clientDataHash: clientDataHash,
+                policy: policy,
+                time: time ?? verifyAt ?? Date()
+            )
         }
     }
 
@@ -66,18 +79,21 @@ enum AndroidConformanceCorpus {
         }
         let data = try Data(contentsOf: casesDirectory.appendingPathComponent(name))
         guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let response = (json["response"] as? [String: Any])?["response"] as? [String: Any],
-              let attestationObject = response["attestationObject"] as? String,
-              let clientDataJSON = response["clientDataJSON"] as? String,
-              let expected = json["expected"] as? [String: Any],
-              let outcome = json["outcome"] as? [String: Any],
-              let ok = outcome["ok"] as? Bool
+            let response = (json["response"] as? [String: Any])?["response"] as? [String: Any],
+            let attestationObject = response["attestationObject"] as? String,
+            let clientDataJSON = response["clientDataJSON"] as? String,
+            let expected = json["expected"] as? [String: Any],
+            let outcome = json["outcome"] as? [String: Any],
+            let ok = outcome["ok"] as? Bool
         else { throw CorpusError("case \(name) does not have the documented shape") }
         var verifyAt: Date?
         if let text = expected["verifyAt"] as? String {
             let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = text.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
-            guard let date = formatter.date(from: text) else { throw CorpusError("case \(name) has an unreadable verifyAt \(text)") }
+            formatter.formatOptions =
+                text.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+            guard let date = formatter.date(from: text) else {
+                throw CorpusError("case \(name) has an unreadable verifyAt \(text)")
+            }
             verifyAt = date
         }
         return Case(
@@ -88,7 +104,8 @@ enum AndroidConformanceCorpus {
             safetyNetEnforceCTSCheck: expected["safetyNetEnforceCTSCheck"] as? Bool,
             trustAnchors: expected["trustAnchors"] as? [String: [String]],
             expectedOK: ok,
-            skip: json["skip"] as? String)
+            skip: json["skip"] as? String
+        )
     }
 
     /// A PEM certificate from `roots/`.

@@ -1,12 +1,18 @@
 import Foundation
 import Testing
 import X509
+
 @testable import WebAuthn
 
 /// The Android corpus cases through the whole attestation step (§7.1 steps 21–23): the format verifier,
 /// then trust evaluation against the roots the source test used, at the case's verifyAt.
 // Skipped when the corpus is absent: set PASSKEYS_CONFORMANCE_DIR or place it at ../shared/conformance.
-@Suite(.enabled(if: AndroidConformanceCorpus.isAvailable, "conformance corpus not found (set PASSKEYS_CONFORMANCE_DIR); skipped"))
+@Suite(
+    .enabled(
+        if: AndroidConformanceCorpus.isAvailable,
+        "conformance corpus not found (set PASSKEYS_CONFORMANCE_DIR); skipped"
+    )
+)
 struct AndroidEndToEndTests {
     static let googleRoots = (1...4).map { "roots/google-hardware-attestation-root-\($0).pem" }
 
@@ -28,10 +34,16 @@ struct AndroidEndToEndTests {
         Expectation(number: "067", anchors: nil, trusted: true),
         Expectation(number: "081", anchors: [], trusted: false),  // go test: no roots
         Expectation(number: "103", anchors: nil, trusted: nil),  // fails in §8.4 step 5, not on trust
-        Expectation(number: "047", anchors: ["roots/globalsign-root-ca-r1.pem"], trusted: nil),  // ctsProfileMatch false
+        // ctsProfileMatch false
+        Expectation(number: "047", anchors: ["roots/globalsign-root-ca-r1.pem"], trusted: nil),
         Expectation(number: "048", anchors: ["roots/globalsign-root-ca-r1.pem"], trusted: true),
         // The source test disabled the timestampMs check; the JWS is 52 days older than verifyAt.
-        Expectation(number: "080", anchors: ["roots/globalsign-root-ca-r2.pem"], trusted: true, maximumAge: 60 * 86_400),
+        Expectation(
+            number: "080",
+            anchors: ["roots/globalsign-root-ca-r2.pem"],
+            trusted: true,
+            maximumAge: 60 * 86_400
+        ),
     ]
 
     @Test(arguments: expectations)
@@ -41,13 +53,21 @@ struct AndroidEndToEndTests {
         #expect(testCase.expectedOK == (expectation.trusted != nil))
         let statement = try testCase.statement()
         let anchorPaths = expectation.anchors ?? testCase.trustAnchors?[statement.format.rawValue] ?? []
-        var policy = AttestationPolicy(trustAnchors: [statement.format: try anchorPaths.map(AndroidConformanceCorpus.root)])
+        var policy = AttestationPolicy(trustAnchors: [
+            statement.format: try anchorPaths.map(AndroidConformanceCorpus.root)
+        ])
         if let enforce = testCase.safetyNetEnforceCTSCheck { policy.safetyNetRequiresCTSProfileMatch = enforce }
         if let maximumAge = expectation.maximumAge { policy.safetyNetMaximumAge = maximumAge }
         do {
             let verified = try await AttestationVerification.verify(
-                format: statement.format, fields: statement.fields, authenticatorData: statement.authenticatorData,
-                credential: statement.credential, clientDataHash: statement.clientDataHash, policy: policy, time: statement.time)
+                format: statement.format,
+                fields: statement.fields,
+                authenticatorData: statement.authenticatorData,
+                credential: statement.credential,
+                clientDataHash: statement.clientDataHash,
+                policy: policy,
+                time: statement.time
+            )
             #expect(verified.type == .basic)
             #expect(verified.trusted == expectation.trusted)
         } catch {

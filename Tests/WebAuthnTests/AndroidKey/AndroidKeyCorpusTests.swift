@@ -1,11 +1,17 @@
 import Foundation
 import Testing
 import X509
+
 @testable import WebAuthn
 
 /// android-key attestation (§8.4) against real-device responses from the conformance corpus.
 // Skipped when the corpus is absent: set PASSKEYS_CONFORMANCE_DIR or place it at ../shared/conformance.
-@Suite(.enabled(if: AndroidConformanceCorpus.isAvailable, "conformance corpus not found (set PASSKEYS_CONFORMANCE_DIR); skipped"))
+@Suite(
+    .enabled(
+        if: AndroidConformanceCorpus.isAvailable,
+        "conformance corpus not found (set PASSKEYS_CONFORMANCE_DIR); skipped"
+    )
+)
 struct AndroidKeyCorpusTests {
     /// Expected-ok android-key registrations: FIDO conformance tool (036, 065, 081), Pixel 8a (006, 066),
     /// Samsung Galaxy S9+ (067).
@@ -67,9 +73,14 @@ struct AndroidKeyCorpusTests {
         var sig = try #require(statement.fields[text: "sig"]?.bytesValue)
         sig[sig.count / 2] ^= 0x01
         let mutated = AttestationStatement(
-            format: statement.format, fields: Self.replacing("sig", with: .bytes(sig), in: statement.fields),
-            authenticatorData: statement.authenticatorData, credential: statement.credential,
-            clientDataHash: statement.clientDataHash, policy: statement.policy, time: statement.time)
+            format: statement.format,
+            fields: Self.replacing("sig", with: .bytes(sig), in: statement.fields),
+            authenticatorData: statement.authenticatorData,
+            credential: statement.credential,
+            clientDataHash: statement.clientDataHash,
+            policy: statement.policy,
+            time: statement.time
+        )
         let error = AndroidTestFixtures.error { _ = try AndroidKeyAttestation.verify(mutated) }
         #expect(error?.code == .attestationInvalid)
         #expect(error?.reason.contains("signature") == true)
@@ -79,9 +90,14 @@ struct AndroidKeyCorpusTests {
     @Test func rejectsOtherClientDataHash() throws {
         let statement = try AndroidConformanceCorpus.load("067").statement()
         let other = AttestationStatement(
-            format: statement.format, fields: statement.fields, authenticatorData: statement.authenticatorData,
-            credential: statement.credential, clientDataHash: [UInt8](repeating: 7, count: 32),
-            policy: statement.policy, time: statement.time)
+            format: statement.format,
+            fields: statement.fields,
+            authenticatorData: statement.authenticatorData,
+            credential: statement.credential,
+            clientDataHash: [UInt8](repeating: 7, count: 32),
+            policy: statement.policy,
+            time: statement.time
+        )
         let error = AndroidTestFixtures.error { _ = try AndroidKeyAttestation.verify(other) }
         #expect(error?.code == .attestationInvalid)
     }

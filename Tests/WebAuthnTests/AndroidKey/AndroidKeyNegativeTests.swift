@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import X509
+
 @testable import WebAuthn
 
 /// android-key attestation (§8.4) with synthetic statements: one check broken at a time.
@@ -11,16 +12,24 @@ struct AndroidKeyNegativeTests {
     /// A statement whose attestation certificate carries `keyDescription` (none when nil) and whose
     /// signature is made with the certificate's key over `signedClientDataHash`.
     static func statement(
-        keyDescription: [UInt8]?, certificateKey: P256.Signing.PrivateKey? = nil,
-        signedClientDataHash: [UInt8] = F.clientDataHash, fields extra: [String: CBORValue] = [:]
+        keyDescription: [UInt8]?,
+        certificateKey: P256.Signing.PrivateKey? = nil,
+        signedClientDataHash: [UInt8] = F.clientDataHash,
+        fields extra: [String: CBORValue] = [:]
     ) throws -> AttestationStatement {
         let credentialKey = P256.Signing.PrivateKey()
         let attestedKey = certificateKey ?? credentialKey
-        let extensions = keyDescription.map { [Certificate.Extension(oid: AndroidKeyDescription.extensionID, critical: false, value: $0[...])] } ?? []
+        let extensions =
+            keyDescription.map {
+                [Certificate.Extension(oid: AndroidKeyDescription.extensionID, critical: false, value: $0[...])]
+            } ?? []
         let certificate = try F.certificate(
-            commonName: "Android Keystore Key", publicKey: Certificate.PublicKey(attestedKey.publicKey),
-            signedBy: Certificate.PrivateKey(P256.Signing.PrivateKey()), signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: extensions)
+            commonName: "Android Keystore Key",
+            publicKey: Certificate.PublicKey(attestedKey.publicKey),
+            signedBy: Certificate.PrivateKey(P256.Signing.PrivateKey()),
+            signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: extensions
+        )
         let authenticatorData = try F.authenticatorData(credentialKey: credentialKey.publicKey)
         let signature = try attestedKey.signature(for: authenticatorData.rawRepresentation + signedClientDataHash)
         var fields: [String: CBORValue] = [
@@ -55,7 +64,9 @@ struct AndroidKeyNegativeTests {
             F.explicit(9999, F.octetString([0xAB])),  // a tag this library does not know
         ]
         let software = [F.explicit(709, F.octetString(Array(repeating: 0x30, count: 300))), F.explicit(503, F.null)]
-        _ = try AndroidKeyAttestation.verify(Self.statement(keyDescription: Self.description(software: software, tee: tee)))
+        _ = try AndroidKeyAttestation.verify(
+            Self.statement(keyDescription: Self.description(software: software, tee: tee))
+        )
     }
 
     @Test func rejectsMutatedSignature() throws {
@@ -63,21 +74,32 @@ struct AndroidKeyNegativeTests {
         var sig = try #require(statement.fields[text: "sig"]?.bytesValue)
         sig[sig.count - 1] ^= 0x80
         statement = AttestationStatement(
-            format: .androidKey, fields: AndroidKeyCorpusTests.replacing("sig", with: .bytes(sig), in: statement.fields),
-            authenticatorData: statement.authenticatorData, credential: statement.credential,
-            clientDataHash: statement.clientDataHash, policy: statement.policy, time: statement.time)
+            format: .androidKey,
+            fields: AndroidKeyCorpusTests.replacing("sig", with: .bytes(sig), in: statement.fields),
+            authenticatorData: statement.authenticatorData,
+            credential: statement.credential,
+            clientDataHash: statement.clientDataHash,
+            policy: statement.policy,
+            time: statement.time
+        )
         let error = Self.verifyError(statement)
         #expect(error?.code == .attestationInvalid)
         #expect(error?.reason.contains("signature") == true)
     }
 
     @Test func rejectsSignatureOverOtherClientData() throws {
-        let statement = try Self.statement(keyDescription: Self.description(), signedClientDataHash: [UInt8](repeating: 1, count: 32))
+        let statement = try Self.statement(
+            keyDescription: Self.description(),
+            signedClientDataHash: [UInt8](repeating: 1, count: 32)
+        )
         #expect(Self.verifyError(statement)?.code == .attestationInvalid)
     }
 
     @Test func rejectsCertificateKeyThatIsNotTheCredentialKey() throws {
-        let statement = try Self.statement(keyDescription: Self.description(), certificateKey: P256.Signing.PrivateKey())
+        let statement = try Self.statement(
+            keyDescription: Self.description(),
+            certificateKey: P256.Signing.PrivateKey()
+        )
         let error = Self.verifyError(statement)
         #expect(error?.code == .attestationInvalid)
         #expect(error?.reason.contains("credential public key") == true)
@@ -93,7 +115,8 @@ struct AndroidKeyNegativeTests {
     @Test(arguments: [true, false])
     func rejectsAllApplications(inTEE: Bool) throws {
         let allApplications = F.explicit(600, F.null)
-        let description = inTEE
+        let description =
+            inTEE
             ? Self.description(tee: F.generatedSigningKey + [allApplications])
             : Self.description(software: [allApplications])
         let error = Self.verifyError(try Self.statement(keyDescription: description))
@@ -102,7 +125,9 @@ struct AndroidKeyNegativeTests {
     }
 
     /// origin: 1 derived, 2 imported, 3 unknown; or absent from teeEnforced (even if softwareEnforced has it).
-    @Test(arguments: [[F.explicit(702, F.integer(1))], [F.explicit(702, F.integer(2))], [F.explicit(702, F.integer(3))], []])
+    @Test(arguments: [
+        [F.explicit(702, F.integer(1))], [F.explicit(702, F.integer(2))], [F.explicit(702, F.integer(3))], [],
+    ])
     func rejectsOriginOtherThanGenerated(_ originEntry: [[UInt8]]) throws {
         let tee = [F.explicit(1, F.set([F.integer(2)]))] + originEntry
         let description = Self.description(software: [F.explicit(702, F.integer(0))], tee: tee)
@@ -146,8 +171,14 @@ struct AndroidKeyNegativeTests {
         for member in ["alg", "sig", "x5c"] {
             let fields = CBORValue.map((valid.fields.mapEntries ?? []).filter { $0.key != .text(member) })
             let statement = AttestationStatement(
-                format: .androidKey, fields: fields, authenticatorData: valid.authenticatorData, credential: valid.credential,
-                clientDataHash: valid.clientDataHash, policy: valid.policy, time: valid.time)
+                format: .androidKey,
+                fields: fields,
+                authenticatorData: valid.authenticatorData,
+                credential: valid.credential,
+                clientDataHash: valid.clientDataHash,
+                policy: valid.policy,
+                time: valid.time
+            )
             #expect(Self.verifyError(statement)?.code == .attestationInvalid, "without \(member)")
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import SwiftASN1
 import Testing
 import X509
+
 @testable import WebAuthn
 
 /// Builders for synthetic Android attestations: DER, certificates, authenticator data, statements.
@@ -30,7 +31,8 @@ enum AndroidTestFixtures {
 
     static func integer(_ value: Int, identifier: UInt8 = 0x02) -> [UInt8] {
         var bytes = withUnsafeBytes(of: value.bigEndian, Array.init)
-        while bytes.count > 1, (bytes[0] == 0x00 && bytes[1] & 0x80 == 0) || (bytes[0] == 0xFF && bytes[1] & 0x80 != 0) {
+        while bytes.count > 1, (bytes[0] == 0x00 && bytes[1] & 0x80 == 0) || (bytes[0] == 0xFF && bytes[1] & 0x80 != 0)
+        {
             bytes.removeFirst()
         }
         return tlv(identifier, bytes)
@@ -69,7 +71,9 @@ enum AndroidTestFixtures {
     ]
 
     static func keyDescription(
-        version: Int = 300, securityLevel: Int = 1, challenge: [UInt8],
+        version: Int = 300,
+        securityLevel: Int = 1,
+        challenge: [UInt8],
         softwareEnforced: [[UInt8]] = [explicit(701, integer(1_700_000_000_000))],
         teeEnforced: [[UInt8]] = generatedSigningKey
     ) -> [UInt8] {
@@ -88,15 +92,25 @@ enum AndroidTestFixtures {
     }
 
     static func certificate(
-        commonName: String, publicKey: Certificate.PublicKey, signedBy issuerKey: Certificate.PrivateKey,
-        signatureAlgorithm: Certificate.SignatureAlgorithm, extensions: [Certificate.Extension] = []
+        commonName: String,
+        publicKey: Certificate.PublicKey,
+        signedBy issuerKey: Certificate.PrivateKey,
+        signatureAlgorithm: Certificate.SignatureAlgorithm,
+        extensions: [Certificate.Extension] = []
     ) throws -> Certificate {
         let name = try DistinguishedName { CommonName(commonName) }
         return try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
-            notValidBefore: now - 86_400, notValidAfter: now + 86_400, issuer: name, subject: name,
-            signatureAlgorithm: signatureAlgorithm, extensions: try Certificate.Extensions(extensions),
-            issuerPrivateKey: issuerKey)
+            version: .v3,
+            serialNumber: Certificate.SerialNumber(),
+            publicKey: publicKey,
+            notValidBefore: now - 86_400,
+            notValidAfter: now + 86_400,
+            issuer: name,
+            subject: name,
+            signatureAlgorithm: signatureAlgorithm,
+            extensions: try Certificate.Extensions(extensions),
+            issuerPrivateKey: issuerKey
+        )
     }
 
     // MARK: Authenticator data
@@ -104,13 +118,15 @@ enum AndroidTestFixtures {
     /// Authenticator data (UP, AT) for a P-256 credential key.
     static func authenticatorData(credentialKey: P256.Signing.PublicKey) throws -> AuthenticatorData {
         let point = Array(credentialKey.x963Representation)
-        let coseKey = CBOREncoder.encode(.map([
-            CBORMapEntry(CBORValue(1), CBORValue(2)),
-            CBORMapEntry(CBORValue(3), CBORValue(-7)),
-            CBORMapEntry(CBORValue(-1), CBORValue(1)),
-            CBORMapEntry(CBORValue(-2), .bytes(Array(point[1...32]))),
-            CBORMapEntry(CBORValue(-3), .bytes(Array(point[33...64]))),
-        ]))
+        let coseKey = CBOREncoder.encode(
+            .map([
+                CBORMapEntry(CBORValue(1), CBORValue(2)),
+                CBORMapEntry(CBORValue(3), CBORValue(-7)),
+                CBORMapEntry(CBORValue(-1), CBORValue(1)),
+                CBORMapEntry(CBORValue(-2), .bytes(Array(point[1...32]))),
+                CBORMapEntry(CBORValue(-3), .bytes(Array(point[33...64]))),
+            ])
+        )
         let credentialID = [UInt8](repeating: 0xA5, count: 16)
         var bytes = Array(SHA256.hash(data: Array("example.org".utf8)))
         bytes += [0x41, 0, 0, 0, 0]
@@ -119,16 +135,29 @@ enum AndroidTestFixtures {
         return try AuthenticatorData(bytes: bytes)
     }
 
-    static let clientDataHash = Array(SHA256.hash(data: Array(#"{"type":"webauthn.create","challenge":"c3ludGhldGlj","origin":"https://example.org"}"#.utf8)))
+    static let clientDataHash = Array(
+        SHA256.hash(
+            data: Array(#"{"type":"webauthn.create","challenge":"c3ludGhldGlj","origin":"https://example.org"}"#.utf8)
+        )
+    )
 
     static func statement(
-        format: AttestationFormat, fields: [String: CBORValue], authenticatorData: AuthenticatorData,
-        clientDataHash: [UInt8] = clientDataHash, policy: AttestationPolicy = AttestationPolicy(), time: Date = now
+        format: AttestationFormat,
+        fields: [String: CBORValue],
+        authenticatorData: AuthenticatorData,
+        clientDataHash: [UInt8] = clientDataHash,
+        policy: AttestationPolicy = AttestationPolicy(),
+        time: Date = now
     ) -> AttestationStatement {
         AttestationStatement(
-            format: format, fields: .map(fields.map { CBORMapEntry(.text($0.key), $0.value) }),
-            authenticatorData: authenticatorData, credential: authenticatorData.attestedCredentialData!,
-            clientDataHash: clientDataHash, policy: policy, time: time)
+            format: format,
+            fields: .map(fields.map { CBORMapEntry(.text($0.key), $0.value) }),
+            authenticatorData: authenticatorData,
+            credential: authenticatorData.attestedCredentialData!,
+            clientDataHash: clientDataHash,
+            policy: policy,
+            time: time
+        )
     }
 
     /// Calls `body` and returns the `WebAuthnError` it throws, or nil when it succeeds.

@@ -1,15 +1,24 @@
 import Foundation
 import Testing
 import X509
+
 @testable import WebAuthn
 
 /// android-safetynet attestation (§8.5) against real responses from the conformance corpus.
 /// Cases 024 and 087 are marked skip in the corpus and are not run.
 // Skipped when the corpus is absent: set PASSKEYS_CONFORMANCE_DIR or place it at ../shared/conformance.
-@Suite(.enabled(if: AndroidConformanceCorpus.isAvailable, "conformance corpus not found (set PASSKEYS_CONFORMANCE_DIR); skipped"))
+@Suite(
+    .enabled(
+        if: AndroidConformanceCorpus.isAvailable,
+        "conformance corpus not found (set PASSKEYS_CONFORMANCE_DIR); skipped"
+    )
+)
 struct AndroidSafetyNetCorpusTests {
     /// The policy a case asks for: CTS enforcement per `safetyNetEnforceCTSCheck` (null = the default, on).
-    static func policy(for testCase: AndroidConformanceCorpus.Case, maximumAge: TimeInterval? = nil) -> AttestationPolicy {
+    static func policy(
+        for testCase: AndroidConformanceCorpus.Case,
+        maximumAge: TimeInterval? = nil
+    ) -> AttestationPolicy {
         var policy = AttestationPolicy()
         if let enforce = testCase.safetyNetEnforceCTSCheck { policy.safetyNetRequiresCTSProfileMatch = enforce }
         if let maximumAge { policy.safetyNetMaximumAge = maximumAge }
@@ -66,9 +75,14 @@ struct AndroidSafetyNetCorpusTests {
         let firstDot = try #require(response.firstIndex(of: UInt8(ascii: ".")))
         response[firstDot + 10] = response[firstDot + 10] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
         let tampered = AttestationStatement(
-            format: statement.format, fields: AndroidKeyCorpusTests.replacing("response", with: .bytes(response), in: statement.fields),
-            authenticatorData: statement.authenticatorData, credential: statement.credential,
-            clientDataHash: statement.clientDataHash, policy: statement.policy, time: statement.time)
+            format: statement.format,
+            fields: AndroidKeyCorpusTests.replacing("response", with: .bytes(response), in: statement.fields),
+            authenticatorData: statement.authenticatorData,
+            credential: statement.credential,
+            clientDataHash: statement.clientDataHash,
+            policy: statement.policy,
+            time: statement.time
+        )
         let error = AndroidTestFixtures.error { _ = try AndroidSafetyNetAttestation.verify(tampered) }
         #expect(error?.code == .attestationInvalid)
     }
@@ -78,9 +92,14 @@ struct AndroidSafetyNetCorpusTests {
         let testCase = try AndroidConformanceCorpus.load("048")
         let statement = try testCase.statement(policy: Self.policy(for: testCase))
         let other = AttestationStatement(
-            format: statement.format, fields: statement.fields, authenticatorData: statement.authenticatorData,
-            credential: statement.credential, clientDataHash: [UInt8](repeating: 9, count: 32),
-            policy: statement.policy, time: statement.time)
+            format: statement.format,
+            fields: statement.fields,
+            authenticatorData: statement.authenticatorData,
+            credential: statement.credential,
+            clientDataHash: [UInt8](repeating: 9, count: 32),
+            policy: statement.policy,
+            time: statement.time
+        )
         let error = AndroidTestFixtures.error { _ = try AndroidSafetyNetAttestation.verify(other) }
         #expect(error?.code == .attestationInvalid)
         #expect(error?.reason.contains("nonce") == true)

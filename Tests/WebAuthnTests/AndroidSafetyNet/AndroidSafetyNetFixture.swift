@@ -2,6 +2,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 import X509
+
 @testable import WebAuthn
 
 /// Builds synthetic SafetyNet statements: a JWS signed by a self-issued "attest.android.com" certificate.
@@ -33,24 +34,33 @@ struct AndroidSafetyNetFixture {
     /// The statement and the compact JWS it carries.
     func build(mutateJWS: (String) -> String = { $0 }) throws -> (statement: AttestationStatement, jws: String) {
         let authenticatorData = try F.authenticatorData(credentialKey: P256.Signing.PrivateKey().publicKey)
-        let expectedNonce = Data(SHA256.hash(data: authenticatorData.rawRepresentation + F.clientDataHash)).base64EncodedString()
+        let expectedNonce = Data(SHA256.hash(data: authenticatorData.rawRepresentation + F.clientDataHash))
+            .base64EncodedString()
 
         let certificatePublicKey: Certificate.PublicKey
         let issuerKey: Certificate.PrivateKey
         let signatureAlgorithm: Certificate.SignatureAlgorithm
         switch signingKey {
         case .es256(let key):
-            (certificatePublicKey, issuerKey, signatureAlgorithm) = (Certificate.PublicKey(key.publicKey), Certificate.PrivateKey(key), .ecdsaWithSHA256)
+            (certificatePublicKey, issuerKey, signatureAlgorithm) = (
+                Certificate.PublicKey(key.publicKey), Certificate.PrivateKey(key), .ecdsaWithSHA256
+            )
         case .rs256(let key):
-            (certificatePublicKey, issuerKey, signatureAlgorithm) = (Certificate.PublicKey(key.publicKey), Certificate.PrivateKey(key), .sha256WithRSAEncryption)
+            (certificatePublicKey, issuerKey, signatureAlgorithm) = (
+                Certificate.PublicKey(key.publicKey), Certificate.PrivateKey(key), .sha256WithRSAEncryption
+            )
         }
         var extensions = [Certificate.Extension]()
         if !dnsNames.isEmpty {
             extensions.append(try SubjectAlternativeNames(dnsNames.map { .dnsName($0) }).makeCertificateExtension())
         }
         let certificate = try F.certificate(
-            commonName: commonName, publicKey: certificatePublicKey, signedBy: issuerKey,
-            signatureAlgorithm: signatureAlgorithm, extensions: extensions)
+            commonName: commonName,
+            publicKey: certificatePublicKey,
+            signedBy: issuerKey,
+            signatureAlgorithm: signatureAlgorithm,
+            extensions: extensions
+        )
 
         var header: [String: Any] = [
             "alg": algorithm ?? { if case .rs256 = signingKey { "RS256" } else { "ES256" } }(),
@@ -65,19 +75,29 @@ struct AndroidSafetyNetFixture {
         if let ctsProfileMatch { payload["ctsProfileMatch"] = ctsProfileMatch }
         if let basicIntegrity { payload["basicIntegrity"] = basicIntegrity }
 
-        let signingInput = Self.base64URL(try JSONSerialization.data(withJSONObject: header)) + "." + Self.base64URL(try JSONSerialization.data(withJSONObject: payload))
+        let signingInput =
+            Self.base64URL(try JSONSerialization.data(withJSONObject: header)) + "."
+            + Self.base64URL(try JSONSerialization.data(withJSONObject: payload))
         let signature: [UInt8]
         switch signingKey {
         case .es256(let key):
             signature = Array(try key.signature(for: Array(signingInput.utf8)).rawRepresentation)
         case .rs256(let key):
-            signature = Array(try key.signature(for: Array(signingInput.utf8), padding: .insecurePKCS1v1_5).rawRepresentation)
+            signature = Array(
+                try key.signature(for: Array(signingInput.utf8), padding: .insecurePKCS1v1_5).rawRepresentation
+            )
         }
         let jws = mutateJWS(signingInput + "." + Base64URL.encode(signature))
 
         var fields: [String: CBORValue] = ["response": .bytes(Array(jws.utf8))]
         if let ver { fields["ver"] = ver }
-        let statement = F.statement(format: .androidSafetyNet, fields: fields, authenticatorData: authenticatorData, policy: policy, time: time)
+        let statement = F.statement(
+            format: .androidSafetyNet,
+            fields: fields,
+            authenticatorData: authenticatorData,
+            policy: policy,
+            time: time
+        )
         return (statement, jws)
     }
 

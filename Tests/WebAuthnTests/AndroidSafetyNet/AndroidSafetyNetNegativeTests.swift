@@ -2,6 +2,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 import Testing
+
 @testable import WebAuthn
 
 /// android-safetynet attestation (§8.5) with synthetic responses: one check broken at a time.
@@ -31,7 +32,10 @@ struct AndroidSafetyNetNegativeTests {
         _ = try AndroidSafetyNetAttestation.verify(alternativeNameOnly.build().statement)
     }
 
-    @Test(arguments: [("attest.android.com.evil.example", ["evil.example"]), ("evil.example", ["attest.android.co", "x.attest.android.com"])])
+    @Test(arguments: [
+        ("attest.android.com.evil.example", ["evil.example"]),
+        ("evil.example", ["attest.android.co", "x.attest.android.com"]),
+    ])
     func rejectsWrongHostname(_ commonName: String, dnsNames: [String]) throws {
         var fixture = Fixture()
         fixture.commonName = commonName
@@ -166,9 +170,17 @@ struct AndroidSafetyNetNegativeTests {
         let statement = try Fixture().build().statement
         let fields = CBORValue.map((statement.fields.mapEntries ?? []) + [CBORMapEntry(.text("x5c"), .array([]))])
         let extra = AttestationStatement(
-            format: .androidSafetyNet, fields: fields, authenticatorData: statement.authenticatorData,
-            credential: statement.credential, clientDataHash: statement.clientDataHash, policy: statement.policy, time: statement.time)
-        #expect(AndroidTestFixtures.error { _ = try AndroidSafetyNetAttestation.verify(extra) }?.code == .attestationInvalid)
+            format: .androidSafetyNet,
+            fields: fields,
+            authenticatorData: statement.authenticatorData,
+            credential: statement.credential,
+            clientDataHash: statement.clientDataHash,
+            policy: statement.policy,
+            time: statement.time
+        )
+        #expect(
+            AndroidTestFixtures.error { _ = try AndroidSafetyNetAttestation.verify(extra) }?.code == .attestationInvalid
+        )
     }
 
     @Test func rejectsCriticalHeader() throws {

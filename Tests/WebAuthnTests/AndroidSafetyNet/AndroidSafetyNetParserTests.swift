@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WebAuthn
 
 /// The SafetyNet JWS and payload parsers on their own: strict shape, bounds, and no crash on any input.
@@ -10,7 +11,9 @@ struct AndroidSafetyNetParserTests {
         var testDescription: String { name }
     }
 
-    static func parts(_ jws: String) -> [String] { jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+    static func parts(_ jws: String) -> [String] {
+        jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
     static func encode(_ text: String) -> String { Base64URL.encode(Array(text.utf8)) }
     static func replacingHeader(_ json: String) -> @Sendable (String) -> String {
         { jws in ([encode(json)] + parts(jws).dropFirst()).joined(separator: ".") }
@@ -21,15 +24,39 @@ struct AndroidSafetyNetParserTests {
         Malformed(name: "two parts") { parts($0).prefix(2).joined(separator: ".") },
         Malformed(name: "four parts") { $0 + ".AAAA" },
         Malformed(name: "empty header") { "." + parts($0).dropFirst().joined(separator: ".") },
-        Malformed(name: "empty payload") { jws in let p = parts(jws); return p[0] + ".." + p[2] },
+        Malformed(name: "empty payload") { jws in
+            let p = parts(jws)
+            return p[0] + ".." + p[2]
+        },
         Malformed(name: "empty signature") { jws in parts(jws).prefix(2).joined(separator: ".") + "." },
-        Malformed(name: "character outside base64url") { jws in let p = parts(jws); return [p[0], "*" + p[1], p[2]].joined(separator: ".") },
-        Malformed(name: "standard base64 character") { jws in let p = parts(jws); return [p[0], p[1] + "+/", p[2]].joined(separator: ".") },
-        Malformed(name: "padding") { jws in let p = parts(jws); return [p[0], p[1], p[2] + "=="].joined(separator: ".") },
-        Malformed(name: "white space") { jws in let p = parts(jws); return [p[0], p[1], " " + p[2]].joined(separator: ".") },
-        Malformed(name: "non-ASCII") { jws in let p = parts(jws); return [p[0] + "é", p[1], p[2]].joined(separator: ".") },
-        Malformed(name: "impossible base64 length") { jws in let p = parts(jws); return ["A", p[1], p[2]].joined(separator: ".") },
-        Malformed(name: "oversized") { jws in let p = parts(jws); return [p[0], p[1] + String(repeating: "A", count: 40_000), p[2]].joined(separator: ".") },
+        Malformed(name: "character outside base64url") { jws in
+            let p = parts(jws)
+            return [p[0], "*" + p[1], p[2]].joined(separator: ".")
+        },
+        Malformed(name: "standard base64 character") { jws in
+            let p = parts(jws)
+            return [p[0], p[1] + "+/", p[2]].joined(separator: ".")
+        },
+        Malformed(name: "padding") { jws in
+            let p = parts(jws)
+            return [p[0], p[1], p[2] + "=="].joined(separator: ".")
+        },
+        Malformed(name: "white space") { jws in
+            let p = parts(jws)
+            return [p[0], p[1], " " + p[2]].joined(separator: ".")
+        },
+        Malformed(name: "non-ASCII") { jws in
+            let p = parts(jws)
+            return [p[0] + "é", p[1], p[2]].joined(separator: ".")
+        },
+        Malformed(name: "impossible base64 length") { jws in
+            let p = parts(jws)
+            return ["A", p[1], p[2]].joined(separator: ".")
+        },
+        Malformed(name: "oversized") { jws in
+            let p = parts(jws)
+            return [p[0], p[1] + String(repeating: "A", count: 40_000), p[2]].joined(separator: ".")
+        },
         Malformed(name: "header not JSON", mutate: replacingHeader("alg=ES256")),
         Malformed(name: "header is an array", mutate: replacingHeader("[1]")),
         Malformed(name: "header without x5c", mutate: replacingHeader(#"{"alg":"ES256"}"#)),
@@ -41,7 +68,12 @@ struct AndroidSafetyNetParserTests {
         Malformed(name: "x5c entry not base64", mutate: replacingHeader(#"{"alg":"ES256","x5c":["*not base64*"]}"#)),
         Malformed(name: "x5c entry base64url", mutate: replacingHeader(#"{"alg":"ES256","x5c":["MA-_"]}"#)),
         Malformed(name: "x5c entry empty", mutate: replacingHeader(#"{"alg":"ES256","x5c":[""]}"#)),
-        Malformed(name: "too many certificates", mutate: replacingHeader(#"{"alg":"ES256","x5c":[\#(Array(repeating: #""MAA=""#, count: 9).joined(separator: ","))]}"#)),
+        Malformed(
+            name: "too many certificates",
+            mutate: replacingHeader(
+                #"{"alg":"ES256","x5c":[\#(Array(repeating: #""MAA=""#, count: 9).joined(separator: ","))]}"#
+            )
+        ),
     ]
 
     @Test(arguments: malformedResponses)
@@ -75,7 +107,9 @@ struct AndroidSafetyNetParserTests {
     }
 
     @Test func readsMinimalPayload() throws {
-        let payload = try SafetyNetResponse(jsonBytes: Array(#"{"nonce":"bm9uY2U=","timestampMs":1565424262773,"extra":[1,{"a":null}]}"#.utf8))
+        let payload = try SafetyNetResponse(
+            jsonBytes: Array(#"{"nonce":"bm9uY2U=","timestampMs":1565424262773,"extra":[1,{"a":null}]}"#.utf8)
+        )
         #expect(payload.nonce == "bm9uY2U=")
         #expect(payload.timestampMs == 1_565_424_262_773)
         #expect(!payload.ctsProfileMatch && !payload.basicIntegrity)
@@ -106,7 +140,10 @@ struct AndroidSafetyNetParserTests {
             for _ in 0..<300 {
                 var mutated = sample
                 for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                    mutated[Int.random(in: 0..<mutated.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                    mutated[Int.random(in: 0..<mutated.count, using: &generator)] = UInt8.random(
+                        in: 0...255,
+                        using: &generator
+                    )
                 }
                 check(mutated)
             }

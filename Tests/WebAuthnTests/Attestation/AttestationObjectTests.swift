@@ -1,5 +1,6 @@
 import PasskeyTesting
 import Testing
+
 @testable import WebAuthn
 
 /// §6.5 / §7.1 step 12: the attestation object is a CBOR map of exactly fmt, attStmt and authData.
@@ -18,10 +19,13 @@ struct AttestationObjectTests {
     @Test("§6.5: keys in a client's own order are accepted (they are still unique)")
     func nonCanonicalOrder() throws {
         let authData = AuthenticatorDataBuilder(rpID: "example.com").build()
-        let bytes = [0xA3] + Self.encodedText("authData") + CBOREncoder.encode(.bytes(authData))
+        let bytes =
+            [0xA3] + Self.encodedText("authData") + CBOREncoder.encode(.bytes(authData))
             + Self.encodedText("fmt") + Self.encodedText("none") + Self.encodedText("attStmt") + [0xA0]
         #expect(try AttestationObject(bytes: bytes).format == .none)
-        let duplicate = [0xA3] + Self.encodedText("fmt") + Self.encodedText("none") + Self.encodedText("fmt") + Self.encodedText("none")
+        let duplicate =
+            [0xA3] + Self.encodedText("fmt") + Self.encodedText("none") + Self.encodedText("fmt")
+            + Self.encodedText("none")
             + Self.encodedText("authData") + CBOREncoder.encode(.bytes(authData))
         #expect(throws: code(.malformedCBOR)) { try AttestationObject(bytes: duplicate) }
     }
@@ -31,9 +35,13 @@ struct AttestationObjectTests {
         CBORMapEntry(.text("authData"), .bytes(AuthenticatorDataBuilder(rpID: "example.com").build())),
     ]
 
-    @Test("§6.5: a missing, extra or mistyped member is MALFORMED_ATTESTATION_OBJECT", arguments: [
-        "no fmt", "no attStmt", "no authData", "extra member", "fmt not text", "attStmt not a map", "authData not bytes", "not a map", "key not text",
-    ])
+    @Test(
+        "§6.5: a missing, extra or mistyped member is MALFORMED_ATTESTATION_OBJECT",
+        arguments: [
+            "no fmt", "no attStmt", "no authData", "extra member", "fmt not text", "attStmt not a map",
+            "authData not bytes", "not a map", "key not text",
+        ]
+    )
     func malformed(_ defect: String) throws {
         _ = try AttestationObject(bytes: CBOREncoder.encode(.map(Self.validEntries)))
         var entries = Self.validEntries
@@ -61,13 +69,17 @@ struct AttestationObjectTests {
     func malformedAuthenticatorData() {
         var entries = Self.validEntries
         entries[2].value = .bytes(Array(repeating: 0, count: 36))
-        #expect(throws: code(.malformedAuthenticatorData)) { try AttestationObject(bytes: CBOREncoder.encode(.map(entries))) }
+        #expect(throws: code(.malformedAuthenticatorData)) {
+            try AttestationObject(bytes: CBOREncoder.encode(.map(entries)))
+        }
     }
 
     @Test("An attestation object over 64 KiB is INPUT_TOO_LARGE")
     func oversize() {
         var entries = Self.validEntries
-        entries[1].value = .map([CBORMapEntry(.text("pad"), .bytes(Array(repeating: 0, count: AttestationObject.maximumSize)))])
+        entries[1].value = .map([
+            CBORMapEntry(.text("pad"), .bytes(Array(repeating: 0, count: AttestationObject.maximumSize)))
+        ])
         #expect(throws: code(.inputTooLarge)) { try AttestationObject(bytes: CBOREncoder.encode(.map(entries))) }
     }
 }

@@ -2,6 +2,7 @@ import Crypto
 import PasskeyTesting
 import Testing
 import X509
+
 @testable import WebAuthn
 
 /// §8.2 `packed` with x5c: the signature is by the attestation certificate's key.
@@ -13,7 +14,9 @@ struct PackedCertificateAttestationTests {
     @Test("§8.2 (x5c): a statement signed by the attestation key verifies as basic attestation")
     func verifies() async throws {
         let authority = try TestCertificateAuthority()
-        let registration = try await Self.verify(try Fixture.registration(TestAuthenticator(), attestation: .packedCertificate(authority)))
+        let registration = try await Self.verify(
+            try Fixture.registration(TestAuthenticator(), attestation: .packedCertificate(authority))
+        )
         #expect(registration.attestation.format == .packed)
         #expect(registration.attestation.type == .basic)
         #expect(registration.attestation.trustPath.count == 1)
@@ -21,9 +24,12 @@ struct PackedCertificateAttestationTests {
         #expect(!registration.attestation.trusted)
     }
 
-    @Test("§8.2 (x5c): a signature that does not verify with the certificate key is ATTESTATION_INVALID", arguments: [
-        "flipped", "by the credential key", "by another key",
-    ])
+    @Test(
+        "§8.2 (x5c): a signature that does not verify with the certificate key is ATTESTATION_INVALID",
+        arguments: [
+            "flipped", "by the credential key", "by another key",
+        ]
+    )
     func badSignature(_ defect: String) async throws {
         let authority = try TestCertificateAuthority()
         let authenticator = TestAuthenticator()
@@ -31,11 +37,12 @@ struct PackedCertificateAttestationTests {
         let certificate = try authority.issue(for: .init(attestationKey.publicKey))
         let response = try Fixture.registration(authenticator, format: "packed") { parts in
             let signed = parts.authenticatorData + parts.clientDataHash
-            var sig = switch defect {
-            case "by the credential key": authenticator.key.sign(signed)
-            case "by another key": TestSigningKey.generate(.es256).sign(signed)
-            default: TestSigningKey.p256(attestationKey).sign(signed)
-            }
+            var sig =
+                switch defect {
+                case "by the credential key": authenticator.key.sign(signed)
+                case "by another key": TestSigningKey.generate(.es256).sign(signed)
+                default: TestSigningKey.p256(attestationKey).sign(signed)
+                }
             if defect == "flipped" { sig[sig.count - 1] ^= 0x01 }
             return .map([
                 CBORMapEntry(.text("alg"), CBORValue(-7)), CBORMapEntry(.text("sig"), .bytes(sig)),
@@ -48,19 +55,29 @@ struct PackedCertificateAttestationTests {
     @Test("§8.2 (x5c): alg must suit the certificate's key type", arguments: [-8, -257, -37])
     func algorithmOfAnotherKeyType(_ alg: Int) async throws {
         let response = try Fixture.rewritingStatement(
-            try Fixture.registration(TestAuthenticator(), attestation: .packedCertificate(try TestCertificateAuthority()))
+            try Fixture.registration(
+                TestAuthenticator(),
+                attestation: .packedCertificate(try TestCertificateAuthority())
+            )
         ) { statement in Fixture.set("alg", CBORValue(alg), in: &statement) }
         await #expect(throws: code(.attestationInvalid)) { try await Self.verify(response) }
     }
 
-    @Test("§8.2 (x5c): x5c must be a non-empty array of certificates", arguments: [
-        (CBORValue.array([]), WebAuthnError.Code.attestationInvalid), (.bytes([0x30, 0x00]), .attestationInvalid),
-        (.array([.text("MIIB")]), .attestationInvalid), (.array([.bytes([0x30, 0x03, 0x02, 0x01, 0x00])]), .attestationCertificateInvalid),
-        (.array([.bytes([])]), .attestationCertificateInvalid),
-    ])
+    @Test(
+        "§8.2 (x5c): x5c must be a non-empty array of certificates",
+        arguments: [
+            (CBORValue.array([]), WebAuthnError.Code.attestationInvalid), (.bytes([0x30, 0x00]), .attestationInvalid),
+            (.array([.text("MIIB")]), .attestationInvalid),
+            (.array([.bytes([0x30, 0x03, 0x02, 0x01, 0x00])]), .attestationCertificateInvalid),
+            (.array([.bytes([])]), .attestationCertificateInvalid),
+        ]
+    )
     func malformedX5C(_ x5c: CBORValue, _ expected: WebAuthnError.Code) async throws {
         let response = try Fixture.rewritingStatement(
-            try Fixture.registration(TestAuthenticator(), attestation: .packedCertificate(try TestCertificateAuthority()))
+            try Fixture.registration(
+                TestAuthenticator(),
+                attestation: .packedCertificate(try TestCertificateAuthority())
+            )
         ) { statement in Fixture.set("x5c", x5c, in: &statement) }
         await #expect(throws: code(expected)) { try await Self.verify(response) }
     }

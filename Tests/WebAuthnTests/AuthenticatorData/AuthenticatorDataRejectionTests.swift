@@ -1,5 +1,6 @@
 import PasskeyTesting
 import Testing
+
 @testable import WebAuthn
 
 /// Authenticator data that is truncated, has unaccounted bytes or inconsistent flags is rejected (§6.1).
@@ -34,50 +35,78 @@ struct AuthenticatorDataRejectionTests {
         #expect(throws: code(.malformedAuthenticatorData)) { try AuthenticatorData(bytes: builder.build()) }
     }
 
-    @Test("§6.1: extension data that is not a CBOR map is MALFORMED_AUTHENTICATOR_DATA", arguments: ["01", "80", "6161", "40"])
+    @Test(
+        "§6.1: extension data that is not a CBOR map is MALFORMED_AUTHENTICATOR_DATA",
+        arguments: ["01", "80", "6161", "40"]
+    )
     func extensionsNotAMap(_ encoded: String) {
         var builder = AuthenticatorDataBuilder(rpID: "example.com")
         builder.extensions = hex(encoded)
         #expect(throws: code(.malformedAuthenticatorData)) { try AuthenticatorData(bytes: builder.build()) }
     }
 
-    @Test("§6.1: bytes after the last field are MALFORMED_AUTHENTICATOR_DATA", arguments: [
-        ("none", [0x00] as [UInt8]), ("none", [0xA0]), ("attested", [0x00]), ("attested", [0xA0]), ("extensions", [0x00]), ("extensions", [0xA0]),
-    ])
+    @Test(
+        "§6.1: bytes after the last field are MALFORMED_AUTHENTICATOR_DATA",
+        arguments: [
+            ("none", [0x00] as [UInt8]), ("none", [0xA0]), ("attested", [0x00]), ("attested", [0xA0]),
+            ("extensions", [0x00]), ("extensions", [0xA0]),
+        ]
+    )
     func trailingBytes(_ shape: String, _ trailing: [UInt8]) {
         var builder = shape == "attested" ? Self.withCredential() : AuthenticatorDataBuilder(rpID: "example.com")
         if shape == "extensions" { builder.extensions = [0xA0] }
         #expect(throws: code(.malformedAuthenticatorData)) { try AuthenticatorData(bytes: builder.build() + trailing) }
     }
 
-    @Test("§6.1 (BS): backup state without backup eligibility is BACKUP_FLAGS_INVALID", arguments: [
-        AuthenticatorDataFlags.backupState, [.userPresent, .backupState], [.userPresent, .userVerified, .backupState],
-    ])
+    @Test(
+        "§6.1 (BS): backup state without backup eligibility is BACKUP_FLAGS_INVALID",
+        arguments: [
+            AuthenticatorDataFlags.backupState, [.userPresent, .backupState],
+            [.userPresent, .userVerified, .backupState],
+        ]
+    )
     func backupStateWithoutEligibility(_ flags: AuthenticatorDataFlags) throws {
-        #expect(throws: code(.backupFlagsInvalid)) { try AuthenticatorData(bytes: AuthenticatorDataBuilder(rpID: "example.com", flags: flags).build()) }
+        #expect(throws: code(.backupFlagsInvalid)) {
+            try AuthenticatorData(bytes: AuthenticatorDataBuilder(rpID: "example.com", flags: flags).build())
+        }
         // With BE also set, the same data is valid.
-        let valid = try AuthenticatorData(bytes: AuthenticatorDataBuilder(rpID: "example.com", flags: flags.union(.backupEligible)).build())
+        let valid = try AuthenticatorData(
+            bytes: AuthenticatorDataBuilder(rpID: "example.com", flags: flags.union(.backupEligible)).build()
+        )
         #expect(valid.backupState && valid.backupEligible)
     }
 
-    @Test("§5.1 / §6.5.1: a credential id longer than 1023 bytes is CREDENTIAL_ID_TOO_LONG", arguments: [1024, 1025, 4096])
+    @Test(
+        "§5.1 / §6.5.1: a credential id longer than 1023 bytes is CREDENTIAL_ID_TOO_LONG",
+        arguments: [1024, 1025, 4096]
+    )
     func credentialIDTooLong(_ length: Int) {
-        #expect(throws: code(.credentialIDTooLong)) { try AuthenticatorData(bytes: Self.withCredential(idLength: length).build()) }
+        #expect(throws: code(.credentialIDTooLong)) {
+            try AuthenticatorData(bytes: Self.withCredential(idLength: length).build())
+        }
     }
 
     @Test("§6.5.1: the longest allowed credential id (1023 bytes) decodes")
     func credentialIDAtLimit() throws {
-        #expect(try AuthenticatorData(bytes: Self.withCredential(idLength: 1023).build()).attestedCredentialData?.credentialID.count == 1023)
+        #expect(
+            try AuthenticatorData(bytes: Self.withCredential(idLength: 1023).build()).attestedCredentialData?
+                .credentialID.count == 1023
+        )
     }
 
     @Test("§6.5.1: an empty credential id is MALFORMED_AUTHENTICATOR_DATA")
     func emptyCredentialID() {
-        #expect(throws: code(.malformedAuthenticatorData)) { try AuthenticatorData(bytes: Self.withCredential(idLength: 0).build()) }
+        #expect(throws: code(.malformedAuthenticatorData)) {
+            try AuthenticatorData(bytes: Self.withCredential(idLength: 0).build())
+        }
     }
 
-    @Test("§6.5.1: attested credential data cut before the id length or inside the id is MALFORMED_AUTHENTICATOR_DATA", arguments: [
-        37 + 1, 37 + 16, 37 + 17, 37 + 18, 37 + 18 + 1, 37 + 18 + 15, 37 + 18 + 16,
-    ])
+    @Test(
+        "§6.5.1: attested credential data cut before the id length or inside the id is MALFORMED_AUTHENTICATOR_DATA",
+        arguments: [
+            37 + 1, 37 + 16, 37 + 17, 37 + 18, 37 + 18 + 1, 37 + 18 + 15, 37 + 18 + 16,
+        ]
+    )
     func truncatedCredentialID(_ length: Int) {
         let bytes = Array(Self.withCredential(idLength: 16).build().prefix(length))
         #expect(throws: code(.malformedAuthenticatorData)) { try AuthenticatorData(bytes: bytes) }
@@ -103,7 +132,9 @@ struct AuthenticatorDataRejectionTests {
         var builder = AuthenticatorDataBuilder(rpID: "example.com")
         // An extension map whose one byte string fills the data to the limit, then one byte more.
         func data(extensionBytes: Int) -> [UInt8] {
-            builder.extensions = CBOREncoder.encode(.map([CBORMapEntry(.text("x"), .bytes(Array(repeating: 0, count: extensionBytes)))]))
+            builder.extensions = CBOREncoder.encode(
+                .map([CBORMapEntry(.text("x"), .bytes(Array(repeating: 0, count: extensionBytes)))])
+            )
             return builder.build()
         }
         let limit = AuthenticatorData.maximumSize

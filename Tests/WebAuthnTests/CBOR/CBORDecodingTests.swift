@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WebAuthn
 
 /// Every major type decodes (RFC 8949 Appendix A vectors, restricted to what the CTAP2 canonical form allows).
@@ -18,11 +19,19 @@ struct CBORDecodingTests {
         ("62c3bc", .text("\u{00fc}")), ("63e6b0b4", .text("\u{6c34}")), ("64f0908591", .text("\u{10151}")),
         // Major type 4: arrays.
         ("80", .array([])), ("83010203", .array([.unsigned(1), .unsigned(2), .unsigned(3)])),
-        ("8301820203820405", .array([.unsigned(1), .array([.unsigned(2), .unsigned(3)]), .array([.unsigned(4), .unsigned(5)])])),
+        (
+            "8301820203820405",
+            .array([.unsigned(1), .array([.unsigned(2), .unsigned(3)]), .array([.unsigned(4), .unsigned(5)])])
+        ),
         // Major type 5: maps.
         ("a0", .map([])),
         ("a201020304", .map([CBORMapEntry(.unsigned(1), .unsigned(2)), CBORMapEntry(.unsigned(3), .unsigned(4))])),
-        ("a26161016162820203", .map([CBORMapEntry(.text("a"), .unsigned(1)), CBORMapEntry(.text("b"), .array([.unsigned(2), .unsigned(3)]))])),
+        (
+            "a26161016162820203",
+            .map([
+                CBORMapEntry(.text("a"), .unsigned(1)), CBORMapEntry(.text("b"), .array([.unsigned(2), .unsigned(3)])),
+            ])
+        ),
         // Major type 7: simple values and floats of every width.
         ("f4", .boolean(false)), ("f5", .boolean(true)), ("f6", .null), ("f7", .undefined),
         ("f90000", .float(0.0)), ("f93c00", .float(1.0)), ("f93e00", .float(1.5)), ("f97bff", .float(65504.0)),
@@ -37,7 +46,10 @@ struct CBORDecodingTests {
         #expect(try CBORDecoder().decode(hex(encoded)) == expected)
     }
 
-    @Test("RFC 8949: NaN decodes from half, single and double precision", arguments: ["f97e00", "fa7fc00000", "fb7ff8000000000000"])
+    @Test(
+        "RFC 8949: NaN decodes from half, single and double precision",
+        arguments: ["f97e00", "fa7fc00000", "fb7ff8000000000000"]
+    )
     func nan(_ encoded: String) throws {
         guard case .float(let value) = try CBORDecoder().decode(hex(encoded)) else {
             Issue.record("not a float")
@@ -57,11 +69,16 @@ struct CBORDecodingTests {
         #expect(value[text: "x"] == nil)
     }
 
-    @Test("Integer items convert to Int when they fit", arguments: [
-        (CBORValue.unsigned(0), 0 as Int?), (.unsigned(UInt64(Int.max)), Int.max), (.unsigned(UInt64(Int.max) + 1), nil),
-        (.negative(0), -1), (.negative(99), -100), (.negative(UInt64(Int.max) - 1), Int.min + 1), (.negative(UInt64.max), nil),
-        (.text("1"), nil),
-    ])
+    @Test(
+        "Integer items convert to Int when they fit",
+        arguments: [
+            (CBORValue.unsigned(0), 0 as Int?), (.unsigned(UInt64(Int.max)), Int.max),
+            (.unsigned(UInt64(Int.max) + 1), nil),
+            (.negative(0), -1), (.negative(99), -100), (.negative(UInt64(Int.max) - 1), Int.min + 1),
+            (.negative(UInt64.max), nil),
+            (.text("1"), nil),
+        ]
+    )
     func intValue(_ value: CBORValue, _ expected: Int?) {
         #expect(value.intValue == expected)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WebAuthn
 
 /// `CBORLimits` bounds depth, item count and size: the item at a limit decodes, one past it fails.
@@ -13,10 +14,13 @@ struct CBORLimitTests {
         #expect(throws: code(.inputTooLarge)) { try CBORDecoder().decode(Self.nestedArrays(17)) }
     }
 
-    @Test("A configured depth limit applies to arrays and maps alike", arguments: [
-        ("81 81 00", true), ("81 81 81 00", false),
-        ("a1 00 a1 00 00", true), ("a1 00 a1 00 a1 00 00", false), ("81 a1 00 81 00", false),
-    ])
+    @Test(
+        "A configured depth limit applies to arrays and maps alike",
+        arguments: [
+            ("81 81 00", true), ("81 81 81 00", false),
+            ("a1 00 a1 00 00", true), ("a1 00 a1 00 a1 00 00", false), ("81 a1 00 81 00", false),
+        ]
+    )
     func configuredDepth(_ encoded: String, _ accepted: Bool) throws {
         let decoder = CBORDecoder(limits: CBORLimits(maximumDepth: 2))
         if accepted {
@@ -31,9 +35,13 @@ struct CBORLimitTests {
         #expect(throws: code(.inputTooLarge)) { try CBORDecoder().decode(Self.nestedArrays(60_000)) }
     }
 
-    @Test("The item count limit counts every item, keys and values included", arguments: [
-        ("83 01 02 03", 4, true), ("83 01 02 03", 3, false), ("a1 01 02", 3, true), ("a1 01 02", 2, false), ("00", 1, true),
-    ])
+    @Test(
+        "The item count limit counts every item, keys and values included",
+        arguments: [
+            ("83 01 02 03", 4, true), ("83 01 02 03", 3, false), ("a1 01 02", 3, true), ("a1 01 02", 2, false),
+            ("00", 1, true),
+        ]
+    )
     func itemCount(_ encoded: String, _ limit: Int, _ accepted: Bool) throws {
         let decoder = CBORDecoder(limits: CBORLimits(maximumItemCount: limit))
         if accepted {
@@ -47,7 +55,9 @@ struct CBORLimitTests {
     func defaultItemCount() throws {
         // An array of 4095 zeros is 4096 items; 4096 zeros is one too many.
         _ = try CBORDecoder().decode([0x99, 0x0F, 0xFF] + Array(repeating: 0, count: 4095))
-        #expect(throws: code(.inputTooLarge)) { try CBORDecoder().decode([0x99, 0x10, 0x00] + Array(repeating: 0, count: 4096)) }
+        #expect(throws: code(.inputTooLarge)) {
+            try CBORDecoder().decode([0x99, 0x10, 0x00] + Array(repeating: 0, count: 4096))
+        }
     }
 
     @Test("Input larger than maximumInputSize is INPUT_TOO_LARGE even when well-formed")
@@ -62,23 +72,30 @@ struct CBORLimitTests {
     func defaultInputSize() throws {
         let limit = 64 * 1024
         // A byte string with a two-byte length head: 3 bytes of head, the rest content.
-        let fits = [0x59] + withUnsafeBytes(of: UInt16(limit - 3).bigEndian, Array.init) + Array(repeating: 0, count: limit - 3)
+        let fits =
+            [0x59] + withUnsafeBytes(of: UInt16(limit - 3).bigEndian, Array.init)
+            + Array(repeating: 0, count: limit - 3)
         #expect(fits.count == limit)
         _ = try CBORDecoder().decode(fits)
-        let tooLarge = [0x59] + withUnsafeBytes(of: UInt16(limit - 2).bigEndian, Array.init) + Array(repeating: 0, count: limit - 2)
+        let tooLarge =
+            [0x59] + withUnsafeBytes(of: UInt16(limit - 2).bigEndian, Array.init)
+            + Array(repeating: 0, count: limit - 2)
         #expect(throws: code(.inputTooLarge)) { try CBORDecoder().decode(tooLarge) }
     }
 }
 
 /// `decodePrefix` decodes the first item and reports how many bytes it took.
 struct CBORDecodePrefixTests {
-    @Test("decodePrefix returns the item and the consumed length", arguments: [
-        ("00 01 02", 1, CBORValue.unsigned(0)),
-        ("1903e8 ff ff", 3, .unsigned(1000)),
-        ("82 01 02 ff", 3, .array([.unsigned(1), .unsigned(2)])),
-        ("a1 61 61 40 a0", 4, .map([CBORMapEntry(.text("a"), .bytes([]))])),
-        ("4401020304", 5, .bytes([1, 2, 3, 4])),
-    ])
+    @Test(
+        "decodePrefix returns the item and the consumed length",
+        arguments: [
+            ("00 01 02", 1, CBORValue.unsigned(0)),
+            ("1903e8 ff ff", 3, .unsigned(1000)),
+            ("82 01 02 ff", 3, .array([.unsigned(1), .unsigned(2)])),
+            ("a1 61 61 40 a0", 4, .map([CBORMapEntry(.text("a"), .bytes([]))])),
+            ("4401020304", 5, .bytes([1, 2, 3, 4])),
+        ]
+    )
     func consumed(_ encoded: String, _ length: Int, _ expected: CBORValue) throws {
         let (value, consumed) = try CBORDecoder().decodePrefix(hex(encoded)[...])
         #expect(value == expected)

@@ -1,6 +1,7 @@
 import Crypto
 import PasskeyTesting
 import Testing
+
 @testable import WebAuthn
 
 /// Each algorithm's COSE key decodes (WebAuthn §5.8.5) and verifies a signature made with its private key.
@@ -23,9 +24,13 @@ struct COSEKeyVerificationTests {
         #expect(!cose.isValidSignature([], for: message))
     }
 
-    @Test("§5.8.5: the key type follows from the algorithm", arguments: [
-        (COSEAlgorithmIdentifier.es256, COSEKey.KeyType.ec2), (.es384, .ec2), (.es512, .ec2), (.edDSA, .okp), (.rs256, .rsa), (.ps256, .rsa),
-    ])
+    @Test(
+        "§5.8.5: the key type follows from the algorithm",
+        arguments: [
+            (COSEAlgorithmIdentifier.es256, COSEKey.KeyType.ec2), (.es384, .ec2), (.es512, .ec2), (.edDSA, .okp),
+            (.rs256, .rsa), (.ps256, .rsa),
+        ]
+    )
     func keyType(_ algorithm: COSEAlgorithmIdentifier, _ keyType: COSEKey.KeyType) throws {
         #expect(try COSEKey(cborRepresentation: TestSigningKey.generate(algorithm).coseKey).keyType == keyType)
     }
@@ -40,10 +45,13 @@ struct COSEKeyVerificationTests {
     @Test("RFC 9864: Ed25519 (-19), the fully specified identifier, verifies like EdDSA")
     func ed25519FullySpecified() throws {
         let privateKey = Curve25519.Signing.PrivateKey()
-        let cbor = CBOREncoder.encode(.map([
-            CBORMapEntry(CBORValue(1), CBORValue(1)), CBORMapEntry(CBORValue(3), CBORValue(-19)),
-            CBORMapEntry(CBORValue(-1), CBORValue(6)), CBORMapEntry(CBORValue(-2), .bytes(Array(privateKey.publicKey.rawRepresentation))),
-        ]))
+        let cbor = CBOREncoder.encode(
+            .map([
+                CBORMapEntry(CBORValue(1), CBORValue(1)), CBORMapEntry(CBORValue(3), CBORValue(-19)),
+                CBORMapEntry(CBORValue(-1), CBORValue(6)),
+                CBORMapEntry(CBORValue(-2), .bytes(Array(privateKey.publicKey.rawRepresentation))),
+            ])
+        )
         let cose = try COSEKey(cborRepresentation: cbor)
         #expect(cose.algorithm == .ed25519)
         let message = Array("message".utf8)
@@ -68,6 +76,9 @@ struct COSEKeyVerificationTests {
     func equality() throws {
         let key = TestSigningKey.generate(.es256)
         #expect(try COSEKey(cborRepresentation: key.coseKey) == COSEKey(cborRepresentation: key.coseKey))
-        #expect(try COSEKey(cborRepresentation: key.coseKey) != COSEKey(cborRepresentation: TestSigningKey.generate(.es256).coseKey))
+        #expect(
+            try COSEKey(cborRepresentation: key.coseKey)
+                != COSEKey(cborRepresentation: TestSigningKey.generate(.es256).coseKey)
+        )
     }
 }

@@ -1,5 +1,6 @@
 import PasskeyTesting
 import Testing
+
 @testable import WebAuthn
 
 /// §7.2 step 23 (attestation in assertions) is not implemented: such a response is refused, never half-verified.
@@ -8,9 +9,15 @@ struct AssertionAttestationTests {
     func refused() throws {
         var authenticator = TestAuthenticator()
         let record = authenticator.record
-        var response = authenticator.authenticationResponse(challenge: Fixture.challenge, origin: Fixture.origin, rpID: Fixture.rpID)
+        var response = authenticator.authenticationResponse(
+            challenge: Fixture.challenge,
+            origin: Fixture.origin,
+            rpID: Fixture.rpID
+        )
         #expect(try Fixture.authenticationCeremony().verify(response, credential: record).signCount == 1)
         response.response.attestationObject = [0xA0]
-        #expect(throws: WebAuthnError(.unsupportedFeature, "")) { try Fixture.authenticationCeremony().verify(response, credential: record) }
+        #expect(throws: WebAuthnError(.unsupportedFeature, "")) {
+            try Fixture.authenticationCeremony().verify(response, credential: record)
+        }
     }
 }

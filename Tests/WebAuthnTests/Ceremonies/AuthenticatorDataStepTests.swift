@@ -1,6 +1,7 @@
 import Crypto
 import PasskeyTesting
 import Testing
+
 @testable import WebAuthn
 
 /// The authenticator-data steps both ceremonies share: §7.1 steps 13–17 and §7.2 steps 15–18.
@@ -9,7 +10,8 @@ struct AuthenticatorDataStepTests {
 
     static let userVerificationCases: [(UserVerificationRequirement, AuthenticatorDataFlags, Bool)] = [
         (.required, .userPresent, false), (.required, [.userPresent, .userVerified], true),
-        (.preferred, .userPresent, true), (.discouraged, .userPresent, true), (.preferred, [.userPresent, .userVerified], true),
+        (.preferred, .userPresent, true), (.discouraged, .userPresent, true),
+        (.preferred, [.userPresent, .userVerified], true),
     ]
     static let backupFlagCases: [(AuthenticatorDataFlags, Bool)] = [
         ([], true), (.backupEligible, true), ([.backupEligible, .backupState], true), (.backupState, false),
@@ -18,9 +20,13 @@ struct AuthenticatorDataStepTests {
         ([], true), (.backupEligible, false), ([.backupEligible, .backupState], false),
     ]
 
-    @Test("§7.1 step 13 / §7.2 step 15: rpIdHash must be SHA-256 of the RP ID", arguments: CeremonyKind.allCases, [
-        "other.example", "login.example.com", "Example.com", "example.com.", "com", "",
-    ])
+    @Test(
+        "§7.1 step 13 / §7.2 step 15: rpIdHash must be SHA-256 of the RP ID",
+        arguments: CeremonyKind.allCases,
+        [
+            "other.example", "login.example.com", "Example.com", "example.com.", "com", "",
+        ]
+    )
     func rpIDHashMismatch(_ kind: CeremonyKind, _ otherRPID: String) async throws {
         var setup = StepSetup()
         try await Fixture.run(kind, setup)
@@ -28,8 +34,11 @@ struct AuthenticatorDataStepTests {
         await #expect(throws: code(.rpIDMismatch)) { try await Fixture.run(kind, setup) }
     }
 
-    @Test("§7.1 step 13 / §7.2 step 15: with several expected RP IDs, the hash of any of them is accepted",
-          arguments: CeremonyKind.allCases, ["example.com", "example.org", "app.example.net"])
+    @Test(
+        "§7.1 step 13 / §7.2 step 15: with several expected RP IDs, the hash of any of them is accepted",
+        arguments: CeremonyKind.allCases,
+        ["example.com", "example.org", "app.example.net"]
+    )
     func severalRPIDs(_ kind: CeremonyKind, _ rpID: String) async throws {
         var setup = StepSetup(relyingPartyIDs: ["example.com", "example.org", "app.example.net"])
         setup.modify = { authenticatorData, _ in authenticatorData.rpIDHash = Self.rpIDHash(rpID) }
@@ -47,9 +56,15 @@ struct AuthenticatorDataStepTests {
         try await Fixture.run(kind, setup)
     }
 
-    @Test("§7.1 step 15 / §7.2 step 17: UV is required only when user verification is required",
-          arguments: CeremonyKind.allCases, userVerificationCases)
-    func userVerification(_ kind: CeremonyKind, _ testCase: (UserVerificationRequirement, AuthenticatorDataFlags, Bool)) async throws {
+    @Test(
+        "§7.1 step 15 / §7.2 step 17: UV is required only when user verification is required",
+        arguments: CeremonyKind.allCases,
+        userVerificationCases
+    )
+    func userVerification(
+        _ kind: CeremonyKind,
+        _ testCase: (UserVerificationRequirement, AuthenticatorDataFlags, Bool)
+    ) async throws {
         let (requirement, flags, accepted) = testCase
         let setup = StepSetup(userVerification: requirement, flags: flags)
         if accepted {
@@ -59,8 +74,11 @@ struct AuthenticatorDataStepTests {
         }
     }
 
-    @Test("§7.1 step 16 / §7.2 step 18 (§6.1): BS without BE is BACKUP_FLAGS_INVALID; every valid combination passes",
-          arguments: CeremonyKind.allCases, backupFlagCases)
+    @Test(
+        "§7.1 step 16 / §7.2 step 18 (§6.1): BS without BE is BACKUP_FLAGS_INVALID; every valid combination passes",
+        arguments: CeremonyKind.allCases,
+        backupFlagCases
+    )
     func backupFlagsConsistency(_ kind: CeremonyKind, _ testCase: (AuthenticatorDataFlags, Bool)) async throws {
         let (backupFlags, accepted) = testCase
         let setup = StepSetup(flags: backupFlags.union([.userPresent, .userVerified]))
@@ -71,8 +89,11 @@ struct AuthenticatorDataStepTests {
         }
     }
 
-    @Test("§7.1 step 17: a relying party that accepts only device-bound credentials rejects BE",
-          arguments: CeremonyKind.allCases, backupEligiblePolicyCases)
+    @Test(
+        "§7.1 step 17: a relying party that accepts only device-bound credentials rejects BE",
+        arguments: CeremonyKind.allCases,
+        backupEligiblePolicyCases
+    )
     func backupEligiblePolicy(_ kind: CeremonyKind, _ testCase: (AuthenticatorDataFlags, Bool)) async throws {
         let (backupFlags, accepted) = testCase
         var setup = StepSetup(allowBackupEligible: false, flags: backupFlags.union([.userPresent, .userVerified]))
@@ -85,7 +106,10 @@ struct AuthenticatorDataStepTests {
         }
     }
 
-    @Test("§7.1 step 12 / §7.2 step 15: authenticator data that does not decode is rejected", arguments: CeremonyKind.allCases)
+    @Test(
+        "§7.1 step 12 / §7.2 step 15: authenticator data that does not decode is rejected",
+        arguments: CeremonyKind.allCases
+    )
     func malformedAuthenticatorData(_ kind: CeremonyKind) async {
         var setup = StepSetup()
         setup.modify = { authenticatorData, _ in authenticatorData.flags.insert(.extensionData) }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import PasskeyTesting
 import Testing
+
 @testable import WebAuthn
 
 /// The relying party every ceremony test runs as, and small helpers to build and alter responses.
@@ -20,8 +21,14 @@ enum Fixture {
         allowBackupEligible: Bool = true
     ) -> RegistrationCeremony {
         RegistrationCeremony(
-            challenge: challenge, relyingPartyID: rpID, origins: origins, userVerification: userVerification,
-            allowedAlgorithms: allowedAlgorithms, attestation: attestation, allowBackupEligible: allowBackupEligible)
+            challenge: challenge,
+            relyingPartyID: rpID,
+            origins: origins,
+            userVerification: userVerification,
+            allowedAlgorithms: allowedAlgorithms,
+            attestation: attestation,
+            allowBackupEligible: allowBackupEligible
+        )
     }
 
     static func authenticationCeremony(
@@ -33,35 +40,58 @@ enum Fixture {
         allowBackupEligible: Bool = true
     ) -> AuthenticationCeremony {
         AuthenticationCeremony(
-            challenge: challenge, relyingPartyID: rpID, origins: origins, user: user, userVerification: userVerification,
-            allowCredentials: allowCredentials, signCountPolicy: signCountPolicy, allowBackupEligible: allowBackupEligible)
+            challenge: challenge,
+            relyingPartyID: rpID,
+            origins: origins,
+            user: user,
+            userVerification: userVerification,
+            allowCredentials: allowCredentials,
+            signCountPolicy: signCountPolicy,
+            allowBackupEligible: allowBackupEligible
+        )
     }
 
     /// A registration response for the fixture relying party.
     static func registration(
-        _ authenticator: TestAuthenticator, attestation: TestAuthenticator.Attestation = .none,
+        _ authenticator: TestAuthenticator,
+        attestation: TestAuthenticator.Attestation = .none,
         flags: AuthenticatorDataFlags = [.userPresent, .userVerified],
         modify: (inout AuthenticatorDataBuilder, inout ClientDataBuilder) -> Void = { _, _ in }
     ) throws -> RegistrationResponseJSON {
         try authenticator.registrationResponse(
-            challenge: challenge, origin: origin, rpID: rpID, attestation: attestation, flags: flags, modify: modify)
+            challenge: challenge,
+            origin: origin,
+            rpID: rpID,
+            attestation: attestation,
+            flags: flags,
+            modify: modify
+        )
     }
 
     /// An authentication response for the fixture relying party (the counter increments first).
     static func authentication(
-        _ authenticator: inout TestAuthenticator, flags: AuthenticatorDataFlags = [.userPresent, .userVerified],
-        incrementCounter: Bool = true, includeUserHandle: Bool = true,
+        _ authenticator: inout TestAuthenticator,
+        flags: AuthenticatorDataFlags = [.userPresent, .userVerified],
+        incrementCounter: Bool = true,
+        includeUserHandle: Bool = true,
         modify: (inout AuthenticatorDataBuilder, inout ClientDataBuilder) -> Void = { _, _ in }
     ) -> AuthenticationResponseJSON {
         authenticator.authenticationResponse(
-            challenge: challenge, origin: origin, rpID: rpID, flags: flags, incrementCounter: incrementCounter,
-            includeUserHandle: includeUserHandle, modify: modify)
+            challenge: challenge,
+            origin: origin,
+            rpID: rpID,
+            flags: flags,
+            incrementCounter: incrementCounter,
+            includeUserHandle: includeUserHandle,
+            modify: modify
+        )
     }
 
     /// Decodes a response's attestation object, lets `transform` change its map, and re-encodes it.
     /// The authenticator data and client data are untouched, so their signatures stay valid.
     static func rewritingAttestationObject(
-        _ response: RegistrationResponseJSON, _ transform: (inout [CBORMapEntry]) throws -> Void
+        _ response: RegistrationResponseJSON,
+        _ transform: (inout [CBORMapEntry]) throws -> Void
     ) throws -> RegistrationResponseJSON {
         let limits = CBORLimits(maximumInputSize: AttestationObject.maximumSize, requireCanonicalMapOrder: false)
         var entries = try CBORDecoder(limits: limits).decode(response.response.attestationObject.bytes).mapEntries ?? []
@@ -82,7 +112,8 @@ enum Fixture {
 
     /// The attestation statement map of an attestation object's entries, changed by `transform`.
     static func rewritingStatement(
-        _ response: RegistrationResponseJSON, _ transform: (inout [CBORMapEntry]) throws -> Void
+        _ response: RegistrationResponseJSON,
+        _ transform: (inout [CBORMapEntry]) throws -> Void
     ) throws -> RegistrationResponseJSON {
         try rewritingAttestationObject(response) { object in
             var statement = object.first { $0.key == .text("attStmt") }?.value.mapEntries ?? []
@@ -104,7 +135,8 @@ extension Fixture {
     /// A registration response whose attestation statement is built by `statement` from the signed parts,
     /// for formats and defects `TestAuthenticator` does not produce.
     static func registration(
-        _ authenticator: TestAuthenticator, format: String,
+        _ authenticator: TestAuthenticator,
+        format: String,
         modify: (inout AuthenticatorDataBuilder, inout ClientDataBuilder) -> Void = { _, _ in },
         statement: (SignedParts) throws -> CBORValue
     ) throws -> RegistrationResponseJSON {
@@ -117,17 +149,26 @@ extension Fixture {
         let authenticatorData = builder.build()
         let clientDataJSON = clientData.build()
         let parts = SignedParts(
-            authenticatorData: authenticatorData, clientDataJSON: clientDataJSON,
-            clientDataHash: Array(SHA256.hash(data: clientDataJSON)), rpIDHash: builder.rpIDHash)
-        let object = CBOREncoder.encode(.map([
-            CBORMapEntry(.text("fmt"), .text(format)),
-            CBORMapEntry(.text("attStmt"), try statement(parts)),
-            CBORMapEntry(.text("authData"), .bytes(authenticatorData)),
-        ]))
+            authenticatorData: authenticatorData,
+            clientDataJSON: clientDataJSON,
+            clientDataHash: Array(SHA256.hash(data: clientDataJSON)),
+            rpIDHash: builder.rpIDHash
+        )
+        let object = CBOREncoder.encode(
+            .map([
+                CBORMapEntry(.text("fmt"), .text(format)),
+                CBORMapEntry(.text("attStmt"), try statement(parts)),
+                CBORMapEntry(.text("authData"), .bytes(authenticatorData)),
+            ])
+        )
         return RegistrationResponseJSON(
-            id: Base64URL.encode(authenticator.credentialID), rawId: Base64URLBytes(authenticator.credentialID),
+            id: Base64URL.encode(authenticator.credentialID),
+            rawId: Base64URLBytes(authenticator.credentialID),
             response: AuthenticatorAttestationResponseJSON(
-                clientDataJSON: Base64URLBytes(clientDataJSON), attestationObject: Base64URLBytes(object)))
+                clientDataJSON: Base64URLBytes(clientDataJSON),
+                attestationObject: Base64URLBytes(object)
+            )
+        )
     }
 }
 
@@ -158,7 +199,10 @@ extension Fixture {
         switch kind {
         case .registration:
             var ceremony = registrationCeremony(
-                origins: setup.origins, userVerification: setup.userVerification, allowBackupEligible: setup.allowBackupEligible)
+                origins: setup.origins,
+                userVerification: setup.userVerification,
+                allowBackupEligible: setup.allowBackupEligible
+            )
             ceremony.relyingPartyIDs = setup.relyingPartyIDs
             ceremony.requireUserPresence = setup.requireUserPresence
             let response = try registration(authenticator, flags: setup.flags) { authenticatorData, clientData in
@@ -167,7 +211,10 @@ extension Fixture {
             _ = try await ceremony.verify(response, at: now)
         case .authentication:
             var ceremony = authenticationCeremony(
-                origins: setup.origins, userVerification: setup.userVerification, allowBackupEligible: setup.allowBackupEligible)
+                origins: setup.origins,
+                userVerification: setup.userVerification,
+                allowBackupEligible: setup.allowBackupEligible
+            )
             ceremony.relyingPartyIDs = setup.relyingPartyIDs
             ceremony.requireUserPresence = setup.requireUserPresence
             let record = authenticator.record

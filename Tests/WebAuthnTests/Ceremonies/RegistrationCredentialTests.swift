@@ -1,12 +1,16 @@
 import PasskeyTesting
 import Testing
+
 @testable import WebAuthn
 
 /// §7.1: the credential a registration response carries, and what the ceremony returns for it.
 struct RegistrationCredentialTests {
     static let algorithms: [COSEAlgorithmIdentifier] = [.es256, .es384, .es512, .edDSA, .rs256, .ps256]
 
-    @Test("§7.1: a registration with each algorithm verifies, and §7.1 step 26's record authenticates (§7.2)", arguments: algorithms)
+    @Test(
+        "§7.1: a registration with each algorithm verifies, and §7.1 step 26's record authenticates (§7.2)",
+        arguments: algorithms
+    )
     func registersAndAuthenticates(_ algorithm: COSEAlgorithmIdentifier) async throws {
         var authenticator = TestAuthenticator(algorithm: algorithm)
         authenticator.signCount = 7
@@ -27,8 +31,12 @@ struct RegistrationCredentialTests {
         #expect(registration.clientData.type == "webauthn.create")
 
         let record = CredentialRecord(
-            id: registration.credentialID, publicKey: registration.credentialPublicKey, signCount: registration.signCount,
-            userHandle: authenticator.userHandle, backupEligible: registration.backupEligible)
+            id: registration.credentialID,
+            publicKey: registration.credentialPublicKey,
+            signCount: registration.signCount,
+            userHandle: authenticator.userHandle,
+            backupEligible: registration.backupEligible
+        )
         let assertion = Fixture.authentication(&authenticator, flags: [.userPresent, .userVerified, .backupEligible])
         let authentication = try Fixture.authenticationCeremony(user: .identified(userHandle: authenticator.userHandle))
             .verify(assertion, credential: record)
@@ -38,22 +46,32 @@ struct RegistrationCredentialTests {
         #expect(authentication.userHandle == authenticator.userHandle)
     }
 
-    @Test("§7.1 step 3: the credential type must be public-key", arguments: ["", "password", "Public-Key", "public-key "])
+    @Test(
+        "§7.1 step 3: the credential type must be public-key",
+        arguments: ["", "password", "Public-Key", "public-key "]
+    )
     func credentialType(_ type: String) async throws {
         var response = try Fixture.registration(TestAuthenticator())
         _ = try await Fixture.registrationCeremony().verify(response, at: Fixture.now)
         response.type = PublicKeyCredentialType(rawValue: type)
-        await #expect(throws: code(.credentialTypeMismatch)) { try await Fixture.registrationCeremony().verify(response, at: Fixture.now) }
+        await #expect(throws: code(.credentialTypeMismatch)) {
+            try await Fixture.registrationCeremony().verify(response, at: Fixture.now)
+        }
     }
 
     @Test("§7.1 step 3: id must be the base64url encoding of rawId")
     func idBindsRawID() async throws {
         let authenticator = TestAuthenticator()
         let encoded = Base64URL.encode(authenticator.credentialID)
-        for id in ["", encoded + "=", String(encoded.dropLast()), Base64URL.encode(authenticator.credentialID.reversed()), encoded.uppercased()] where id != encoded {
+        for id in [
+            "", encoded + "=", String(encoded.dropLast()), Base64URL.encode(authenticator.credentialID.reversed()),
+            encoded.uppercased(),
+        ] where id != encoded {
             var response = try Fixture.registration(authenticator)
             response.id = id
-            await #expect(throws: code(.credentialIDMismatch), "id \(id)") { try await Fixture.registrationCeremony().verify(response, at: Fixture.now) }
+            await #expect(throws: code(.credentialIDMismatch), "id \(id)") {
+                try await Fixture.registrationCeremony().verify(response, at: Fixture.now)
+            }
         }
     }
 
@@ -63,20 +81,34 @@ struct RegistrationCredentialTests {
         let other = [UInt8](repeating: 0x5A, count: 32)
         response.rawId = Base64URLBytes(other)
         response.id = Base64URL.encode(other)
-        await #expect(throws: code(.credentialIDMismatch)) { try await Fixture.registrationCeremony().verify(response, at: Fixture.now) }
+        await #expect(throws: code(.credentialIDMismatch)) {
+            try await Fixture.registrationCeremony().verify(response, at: Fixture.now)
+        }
     }
 
     @Test("§7.1 step 12: a registration without attested credential data (no AT) is ATTESTED_CREDENTIAL_DATA_MISSING")
     func attestedCredentialDataMissing() async throws {
-        let response = try Fixture.registration(TestAuthenticator()) { authenticatorData, _ in authenticatorData.credentialID = nil }
-        await #expect(throws: code(.attestedCredentialDataMissing)) { try await Fixture.registrationCeremony().verify(response, at: Fixture.now) }
+        let response = try Fixture.registration(TestAuthenticator()) { authenticatorData, _ in
+            authenticatorData.credentialID = nil
+        }
+        await #expect(throws: code(.attestedCredentialDataMissing)) {
+            try await Fixture.registrationCeremony().verify(response, at: Fixture.now)
+        }
     }
 
-    @Test("§7.1 step 18: the credential algorithm must be one of pubKeyCredParams", arguments: [
-        (COSEAlgorithmIdentifier.edDSA, [COSEAlgorithmIdentifier.es256, .rs256], false), (.es256, [.edDSA], false), (.es384, [.es256, .es512], false),
-        (.es256, [.es256], true), (.edDSA, [.es256, .edDSA], true),
-    ])
-    func algorithmOffered(_ algorithm: COSEAlgorithmIdentifier, _ offered: [COSEAlgorithmIdentifier], _ accepted: Bool) async throws {
+    @Test(
+        "§7.1 step 18: the credential algorithm must be one of pubKeyCredParams",
+        arguments: [
+            (COSEAlgorithmIdentifier.edDSA, [COSEAlgorithmIdentifier.es256, .rs256], false), (.es256, [.edDSA], false),
+            (.es384, [.es256, .es512], false),
+            (.es256, [.es256], true), (.edDSA, [.es256, .edDSA], true),
+        ]
+    )
+    func algorithmOffered(
+        _ algorithm: COSEAlgorithmIdentifier,
+        _ offered: [COSEAlgorithmIdentifier],
+        _ accepted: Bool
+    ) async throws {
         let response = try Fixture.registration(TestAuthenticator(algorithm: algorithm))
         let ceremony = Fixture.registrationCeremony(allowedAlgorithms: offered)
         if accepted {

@@ -1,5 +1,6 @@
 import PasskeyTesting
 import Testing
+
 @testable import WebAuthn
 
 /// §7.2 step 22: the signature counter.

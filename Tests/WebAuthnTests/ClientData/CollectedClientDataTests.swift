@@ -1,5 +1,6 @@
 import PasskeyTesting
 import Testing
+
 @testable import WebAuthn
 
 /// `clientDataJSON` parsing (WebAuthn §5.8.1; §7.1 steps 5–6, §7.2 steps 9–10).
@@ -25,46 +26,56 @@ struct CollectedClientDataTests {
 
     @Test("§5.8.1: optional members may be absent or null")
     func optionalMembers() throws {
-        let data = try Self.parse(#"{"type":"webauthn.create","challenge":"AA","origin":"https://a.example","crossOrigin":null}"#)
+        let data = try Self.parse(
+            #"{"type":"webauthn.create","challenge":"AA","origin":"https://a.example","crossOrigin":null}"#
+        )
         #expect(data.crossOrigin == nil)
         #expect(data.topOrigin == nil)
     }
 
-    @Test("§5.8.1: members of the wrong type, missing members and non-objects are MALFORMED_CLIENT_DATA", arguments: [
-        #"{"challenge":"AA","origin":"https://a.example"}"#,
-        #"{"type":"webauthn.get","origin":"https://a.example"}"#,
-        #"{"type":"webauthn.get","challenge":"AA"}"#,
-        #"{"type":1,"challenge":"AA","origin":"https://a.example"}"#,
-        #"{"type":"webauthn.get","challenge":["AA"],"origin":"https://a.example"}"#,
-        #"{"type":"webauthn.get","challenge":"AA","origin":null}"#,
-        #"{"type":"webauthn.get","challenge":"AA","origin":"https://a.example","crossOrigin":"true"}"#,
-        #"{"type":"webauthn.get","challenge":"AA","origin":"https://a.example","crossOrigin":1}"#,
-        #"{"type":"webauthn.get","challenge":"AA","origin":"https://a.example","topOrigin":true}"#,
-        #"{"type":"webauthn.get","challenge":"AA","origin":"https://a.example","tokenBinding":{"id":"AA"}}"#,
-        #"{"type":"webauthn.get","challenge":"AA","origin":"https://a.example","tokenBinding":{"status":1}}"#,
-        #"{"type":"webauthn.get","challenge":"AA","origin":"https://a.example","tokenBinding":7}"#,
-        #"["webauthn.get","AA","https://a.example"]"#,
-        #""webauthn.get""#,
-        #"{"type":"webauthn.get","challenge":"AA","origin":"https://a.example""#,
-        "",
-        "null",
-    ])
+    @Test(
+        "§5.8.1: members of the wrong type, missing members and non-objects are MALFORMED_CLIENT_DATA",
+        arguments: [
+            #"{"challenge":"AA","origin":"https://a.example"}"#,
+            #"{"type":"webauthn.get","origin":"https://a.example"}"#,
+            #"{"type":"webauthn.get","challenge":"AA"}"#,
+            #"{"type":1,"challenge":"AA","origin":"https://a.example"}"#,
+            #"{"type":"webauthn.get","challenge":["AA"],"origin":"https://a.example"}"#,
+            #"{"type":"webauthn.get","challenge":"AA","origin":null}"#,
+            #"{"type":"webauthn.get","challenge":"AA","origin":"https://a.example","crossOrigin":"true"}"#,
+            #"{"type":"webauthn.get","challenge":"AA","origin":"https://a.example","crossOrigin":1}"#,
+            #"{"type":"webauthn.get","challenge":"AA","origin":"https://a.example","topOrigin":true}"#,
+            #"{"type":"webauthn.get","challenge":"AA","origin":"https://a.example","tokenBinding":{"id":"AA"}}"#,
+            #"{"type":"webauthn.get","challenge":"AA","origin":"https://a.example","tokenBinding":{"status":1}}"#,
+            #"{"type":"webauthn.get","challenge":"AA","origin":"https://a.example","tokenBinding":7}"#,
+            #"["webauthn.get","AA","https://a.example"]"#,
+            #""webauthn.get""#,
+            #"{"type":"webauthn.get","challenge":"AA","origin":"https://a.example""#,
+            "",
+            "null",
+        ]
+    )
     func malformed(_ json: String) {
         #expect(throws: code(.malformedClientData)) { try Self.parse(json) }
     }
 
     @Test("§5.8.1: clientDataJSON that is not UTF-8 is MALFORMED_CLIENT_DATA")
     func notUTF8() {
-        let bytes = Array(#"{"type":"webauthn.get","challenge":"AA","origin":"https://a.ex"#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8)
+        let bytes =
+            Array(#"{"type":"webauthn.get","challenge":"AA","origin":"https://a.ex"#.utf8) + [0xFF, 0xFE]
+            + Array(#""}"#.utf8)
         #expect(throws: code(.malformedClientData)) { try CollectedClientData(jsonBytes: bytes) }
     }
 
-    @Test("§5.8.1.2: unknown members are tolerated (clients may add any)", arguments: [
-        #""other_keys_can_be_added_here":"do not compare clientDataJSON against a template. See https://goo.gl/yabPex""#,
-        #""future":{"nested":[1,2,{"x":null}]}"#,
-        #""androidPackageName":"com.example.app""#,
-        #""crossOriginish":"yes""#,
-    ])
+    @Test(
+        "§5.8.1.2: unknown members are tolerated (clients may add any)",
+        arguments: [
+            #""other_keys_can_be_added_here":"do not compare clientDataJSON against a template. See https://goo.gl/yabPex""#,
+            #""future":{"nested":[1,2,{"x":null}]}"#,
+            #""androidPackageName":"com.example.app""#,
+            #""crossOriginish":"yes""#,
+        ]
+    )
     func unknownMembers(_ member: String) throws {
         var builder = ClientDataBuilder(type: "webauthn.create", challenge: [9, 9], origin: "https://example.com")
         builder.extraMembers = [member]
@@ -73,7 +84,10 @@ struct CollectedClientDataTests {
         #expect(data.origin == "https://example.com")
     }
 
-    @Test("A pre-standard tokenBinding string (such as \"unused\") is ignored", arguments: ["unused", "not-supported", ""])
+    @Test(
+        "A pre-standard tokenBinding string (such as \"unused\") is ignored",
+        arguments: ["unused", "not-supported", ""]
+    )
     func legacyTokenBindingString(_ value: String) throws {
         var builder = ClientDataBuilder(type: "webauthn.create", challenge: [9, 9], origin: "https://example.com")
         builder.extraMembers = ["\"tokenBinding\":\"\(value)\""]

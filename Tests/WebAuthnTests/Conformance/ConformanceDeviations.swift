@@ -7,8 +7,10 @@ enum ConformanceDeviations {
     /// We do (a required check), so the case as recorded must be rejected; with `id`/`rawId` set to the
     /// authenticator data's credential id it must give the recorded outcome.
     static let placeholderCredentialID: [String: String] = [
-        "026-swa-packed-verify-packed-ec2-attestation.json": "rawId is the placeholder \"bbb\" (not even canonical base64url)",
-        "027-swa-packed-verify-packed-x5c-attestation.json": "rawId is the placeholder \"aaaaaaaaaaaaaaaaaaaaa\" (not canonical base64url)",
+        "026-swa-packed-verify-packed-ec2-attestation.json":
+            "rawId is the placeholder \"bbb\" (not even canonical base64url)",
+        "027-swa-packed-verify-packed-x5c-attestation.json":
+            "rawId is the placeholder \"aaaaaaaaaaaaaaaaaaaaa\" (not canonical base64url)",
         "082-gw-apple-appletestresponse.json": "rawId belongs to another response than the attestation object",
     ]
 
@@ -16,7 +18,9 @@ enum ConformanceDeviations {
     /// policy. 080: the source test turns SafetyNet's timestamp check off; its JWS was issued 52 days before the
     /// verification time, so it is run with `safetyNetMaximumAge` widened to 60 days (default: 60 seconds).
     static let policyAdjustments: [String: @Sendable (inout AttestationPolicy) -> Void] = [
-        "080-swa-android-safetynet-verify-android-safetynet-attestation.json": { $0.safetyNetMaximumAge = 60 * 24 * 3600 },
+        "080-swa-android-safetynet-verify-android-safetynet-attestation.json": {
+            $0.safetyNetMaximumAge = 60 * 24 * 3600
+        }
     ]
 
     /// The case's response with `id` and `rawId` replaced by the credential id in its authenticator data.

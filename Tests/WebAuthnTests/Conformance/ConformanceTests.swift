@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WebAuthn
 
 /// The real-device corpus (`shared/conformance`): every case not marked `skip` gives its expected outcome.
@@ -19,14 +20,25 @@ struct ConformanceTests {
             #expect([.credentialIDMismatch, .malformedJSON].contains(asRecorded.error?.code))
             testCase.response = try ConformanceDeviations.repairCredentialID(testCase.response)
         }
-        let result = try await ConformanceRunner.run(testCase, adjustPolicy: ConformanceDeviations.policyAdjustments[file] ?? { _ in })
-        #expect(result.ok == testCase.outcome.ok, "\(file): expected ok=\(testCase.outcome.ok), got \(result.error.map { "\($0)" } ?? "success")")
+        let result = try await ConformanceRunner.run(
+            testCase,
+            adjustPolicy: ConformanceDeviations.policyAdjustments[file] ?? { _ in }
+        )
+        #expect(
+            result.ok == testCase.outcome.ok,
+            "\(file): expected ok=\(testCase.outcome.ok), got \(result.error.map { "\($0)" } ?? "success")"
+        )
         if !testCase.outcome.ok, let code = ConformanceDeviations.rejectionCodes[file] {
-            #expect(result.error?.code == code, "\(file): rejected for the wrong reason: \(result.error.map { "\($0)" } ?? "")")
+            #expect(
+                result.error?.code == code,
+                "\(file): rejected for the wrong reason: \(result.error.map { "\($0)" } ?? "")"
+            )
         }
         guard result.ok, testCase.outcome.ok else { return }
         if let fmt = testCase.outcome.fmt, testCase.ceremony == "registration" { #expect(result.fmt == fmt) }
-        if let aaguid = testCase.outcome.aaguid, testCase.ceremony == "registration" { #expect(result.aaguid == aaguid) }
+        if let aaguid = testCase.outcome.aaguid, testCase.ceremony == "registration" {
+            #expect(result.aaguid == aaguid)
+        }
         if let credentialID = testCase.outcome.credentialId { #expect(result.credentialID == credentialID) }
         if let signCount = testCase.outcome.signCount { #expect(result.signCount == signCount) }
     }

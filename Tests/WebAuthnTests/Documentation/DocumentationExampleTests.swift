@@ -25,18 +25,24 @@ struct DocumentationExampleTests {
     func examplesVerify() async throws {
         let parameters = try JSONDecoder().decode(Parameters.self, from: Data(try load("parameters.json")))
         let registration = try await RegistrationCeremony(
-            challenge: try Base64URL.decode(parameters.registrationChallenge), relyingPartyID: parameters.relyingPartyID,
+            challenge: try Base64URL.decode(parameters.registrationChallenge),
+            relyingPartyID: parameters.relyingPartyID,
             origins: OriginPolicy(parameters.origin)
         ).verify(try RegistrationResponseJSON(jsonBytes: try load("registration.json")), at: Date())
         #expect(Base64URL.encode(registration.credentialPublicKey.cborRepresentation) == parameters.credentialPublicKey)
 
         let userHandle = try Base64URL.decode(parameters.userHandle)
         let record = CredentialRecord(
-            id: registration.credentialID, publicKey: registration.credentialPublicKey, signCount: registration.signCount,
-            userHandle: userHandle)
+            id: registration.credentialID,
+            publicKey: registration.credentialPublicKey,
+            signCount: registration.signCount,
+            userHandle: userHandle
+        )
         let authentication = try AuthenticationCeremony(
-            challenge: try Base64URL.decode(parameters.authenticationChallenge), relyingPartyID: parameters.relyingPartyID,
-            origins: OriginPolicy(parameters.origin), user: .discoverable
+            challenge: try Base64URL.decode(parameters.authenticationChallenge),
+            relyingPartyID: parameters.relyingPartyID,
+            origins: OriginPolicy(parameters.origin),
+            user: .discoverable
         ).verify(try AuthenticationResponseJSON(jsonBytes: try load("authentication.json")), credential: record)
         #expect(authentication.signCount == 1)
         #expect(authentication.userHandle == userHandle)
@@ -47,7 +53,12 @@ struct DocumentationExampleTests {
 struct ErrorCodeDocumentationTests {
     @Test("docs/errors.md lists every error code")
     func everyCodeIsDocumented() throws {
-        let text = try String(contentsOf: DocumentationExampleTests.examples.deletingLastPathComponent().appendingPathComponent("errors.md"), encoding: .utf8)
+        let text = try String(
+            contentsOf: DocumentationExampleTests.examples.deletingLastPathComponent().appendingPathComponent(
+                "errors.md"
+            ),
+            encoding: .utf8
+        )
         for code in WebAuthnError.Code.all {
             #expect(text.contains("`\(code.rawValue)`"), "docs/errors.md does not describe \(code.rawValue)")
         }

@@ -2,6 +2,7 @@ import Crypto
 import PasskeyTesting
 import Testing
 import X509
+
 @testable import WebAuthn
 
 /// A meta-test: every error code is raised by at least one test of this target. Each entry names the test
@@ -18,15 +19,26 @@ struct ErrorCodeCoverageTests {
     /// Codes with no witness, and why. A code leaves this list as soon as a test raises it.
     static let uncovered: [WebAuthnError.Code: String] = [:]
 
-    static func register(_ authenticator: TestAuthenticator, ceremony: RegistrationCeremony = Fixture.registrationCeremony(), attestation: TestAuthenticator.Attestation = .none,
-                         flags: AuthenticatorDataFlags = [.userPresent, .userVerified],
-                         modify: (inout AuthenticatorDataBuilder, inout ClientDataBuilder) -> Void = { _, _ in }) async throws {
-        _ = try await ceremony.verify(try Fixture.registration(authenticator, attestation: attestation, flags: flags, modify: modify), at: Fixture.now)
+    static func register(
+        _ authenticator: TestAuthenticator,
+        ceremony: RegistrationCeremony = Fixture.registrationCeremony(),
+        attestation: TestAuthenticator.Attestation = .none,
+        flags: AuthenticatorDataFlags = [.userPresent, .userVerified],
+        modify: (inout AuthenticatorDataBuilder, inout ClientDataBuilder) -> Void = { _, _ in }
+    ) async throws {
+        _ = try await ceremony.verify(
+            try Fixture.registration(authenticator, attestation: attestation, flags: flags, modify: modify),
+            at: Fixture.now
+        )
     }
 
-    static func authenticate(ceremony: AuthenticationCeremony = Fixture.authenticationCeremony(), record: ((CredentialRecord) -> CredentialRecord)? = nil,
-                       signCount: UInt32? = nil, change: (inout AuthenticationResponseJSON) -> Void = { _ in },
-                       modify: (inout AuthenticatorDataBuilder, inout ClientDataBuilder) -> Void = { _, _ in }) throws {
+    static func authenticate(
+        ceremony: AuthenticationCeremony = Fixture.authenticationCeremony(),
+        record: ((CredentialRecord) -> CredentialRecord)? = nil,
+        signCount: UInt32? = nil,
+        change: (inout AuthenticationResponseJSON) -> Void = { _ in },
+        modify: (inout AuthenticatorDataBuilder, inout ClientDataBuilder) -> Void = { _, _ in }
+    ) throws {
         var authenticator = TestAuthenticator()
         let stored = record.map { $0(authenticator.record) } ?? authenticator.record
         if let signCount { authenticator.signCount = signCount }
@@ -37,7 +49,9 @@ struct ErrorCodeCoverageTests {
 
     static let witnesses: [Witness] = [
         Witness(code: .invalidOptions, test: "OptionsBuilderTests/creationOptionsRejections") {
-            _ = try RequestOptionsBuilder(relyingPartyID: "Example.COM").build(challenge: [UInt8](repeating: 1, count: 32))
+            _ = try RequestOptionsBuilder(relyingPartyID: "Example.COM").build(
+                challenge: [UInt8](repeating: 1, count: 32)
+            )
         },
         Witness(code: .unsupportedFeature, test: "AssertionAttestationTests/refused") {
             try authenticate(change: { $0.response.attestationObject = [0xA0] })
@@ -46,17 +60,37 @@ struct ErrorCodeCoverageTests {
             _ = try CBORDecoder(limits: CBORLimits(maximumInputSize: 1)).decode([0x41, 0x00])
         },
         Witness(code: .invalidBase64URL, test: "Base64URLTests/rejected") { _ = try Base64URL.decode("Zm9v+w") },
-        Witness(code: .malformedJSON, test: "JSONRejectionTests/malformedAuthentication") { _ = try AuthenticationResponseJSON(jsonBytes: Array("{}".utf8)) },
-        Witness(code: .malformedCBOR, test: "CBORRejectionTests/indefiniteLength") { _ = try CBORDecoder().decode([0x9F, 0xFF]) },
-        Witness(code: .malformedClientData, test: "CollectedClientDataTests/malformed") { _ = try CollectedClientData(jsonBytes: Array("[]".utf8)) },
-        Witness(code: .malformedAuthenticatorData, test: "AuthenticatorDataRejectionTests/tooShort") { _ = try AuthenticatorData(bytes: []) },
-        Witness(code: .malformedAttestationObject, test: "AttestationObjectTests/malformed") { _ = try AttestationObject(bytes: [0xA0]) },
-        Witness(code: .invalidCOSEKey, test: "COSEKeyRejectionTests/missingParameter") { _ = try COSEKey(cborRepresentation: [0xA0]) },
+        Witness(code: .malformedJSON, test: "JSONRejectionTests/malformedAuthentication") {
+            _ = try AuthenticationResponseJSON(jsonBytes: Array("{}".utf8))
+        },
+        Witness(code: .malformedCBOR, test: "CBORRejectionTests/indefiniteLength") {
+            _ = try CBORDecoder().decode([0x9F, 0xFF])
+        },
+        Witness(code: .malformedClientData, test: "CollectedClientDataTests/malformed") {
+            _ = try CollectedClientData(jsonBytes: Array("[]".utf8))
+        },
+        Witness(code: .malformedAuthenticatorData, test: "AuthenticatorDataRejectionTests/tooShort") {
+            _ = try AuthenticatorData(bytes: [])
+        },
+        Witness(code: .malformedAttestationObject, test: "AttestationObjectTests/malformed") {
+            _ = try AttestationObject(bytes: [0xA0])
+        },
+        Witness(code: .invalidCOSEKey, test: "COSEKeyRejectionTests/missingParameter") {
+            _ = try COSEKey(cborRepresentation: [0xA0])
+        },
         Witness(code: .unsupportedAlgorithm, test: "COSEKeyRejectionTests/unknownAlgorithm") {
-            _ = try COSEKey(cborRepresentation: CBOREncoder.encode(.map([CBORMapEntry(CBORValue(1), CBORValue(2)), CBORMapEntry(CBORValue(3), CBORValue(-999))])))
+            _ = try COSEKey(
+                cborRepresentation: CBOREncoder.encode(
+                    .map([CBORMapEntry(CBORValue(1), CBORValue(2)), CBORMapEntry(CBORValue(3), CBORValue(-999))])
+                )
+            )
         },
         Witness(code: .weakKey, test: "COSEKeyRejectionTests/weakRSA") {
-            _ = try COSEKey(cborRepresentation: CBOREncoder.encode(.map(COSEKeyRejectionTests.rsaEntries(modulus: [0xC3] + [UInt8](repeating: 0xFF, count: 127)))))
+            _ = try COSEKey(
+                cborRepresentation: CBOREncoder.encode(
+                    .map(COSEKeyRejectionTests.rsaEntries(modulus: [0xC3] + [UInt8](repeating: 0xFF, count: 127)))
+                )
+            )
         },
         Witness(code: .algorithmNotAllowed, test: "RegistrationCredentialTests/algorithmOffered") {
             try await register(TestAuthenticator(), ceremony: Fixture.registrationCeremony(allowedAlgorithms: [.edDSA]))
@@ -83,22 +117,36 @@ struct ErrorCodeCoverageTests {
             try authenticate(modify: { _, clientData in clientData.topOrigin = "https://top.example" })
         },
         Witness(code: .tokenBindingInvalid, test: "ClientDataStepTests/tokenBindingRejected") {
-            try authenticate(modify: { _, clientData in clientData.extraMembers = [#""tokenBinding":{"status":"present"}"#] })
+            try authenticate(modify: { _, clientData in
+                clientData.extraMembers = [#""tokenBinding":{"status":"present"}"#]
+            })
         },
         Witness(code: .rpIDMismatch, test: "AuthenticatorDataStepTests/rpIDHashMismatch") {
-            try authenticate(modify: { authenticatorData, _ in authenticatorData.rpIDHash = Array(SHA256.hash(data: Array("evil.example".utf8))) })
+            try authenticate(modify: { authenticatorData, _ in
+                authenticatorData.rpIDHash = Array(SHA256.hash(data: Array("evil.example".utf8)))
+            })
         },
         Witness(code: .userPresenceRequired, test: "AuthenticatorDataStepTests/userPresence") {
             try authenticate(modify: { authenticatorData, _ in authenticatorData.flags = [] })
         },
         Witness(code: .userVerificationRequired, test: "AuthenticatorDataStepTests/userVerification") {
-            try authenticate(ceremony: Fixture.authenticationCeremony(userVerification: .required), modify: { authenticatorData, _ in authenticatorData.flags = .userPresent })
+            try authenticate(
+                ceremony: Fixture.authenticationCeremony(userVerification: .required),
+                modify: { authenticatorData, _ in authenticatorData.flags = .userPresent }
+            )
         },
-        Witness(code: .backupFlagsInvalid, test: "AuthenticatorDataRejectionTests/backupStateWithoutEligibility, AuthenticationCredentialTests/backupEligibilityUnchanged") {
+        Witness(
+            code: .backupFlagsInvalid,
+            test:
+                "AuthenticatorDataRejectionTests/backupStateWithoutEligibility, AuthenticationCredentialTests/backupEligibilityUnchanged"
+        ) {
             try authenticate(modify: { authenticatorData, _ in authenticatorData.flags.insert(.backupState) })
         },
         Witness(code: .backupEligibleNotAllowed, test: "AuthenticatorDataStepTests/backupEligiblePolicy") {
-            try authenticate(ceremony: Fixture.authenticationCeremony(allowBackupEligible: false), modify: { authenticatorData, _ in authenticatorData.flags.insert(.backupEligible) })
+            try authenticate(
+                ceremony: Fixture.authenticationCeremony(allowBackupEligible: false),
+                modify: { authenticatorData, _ in authenticatorData.flags.insert(.backupEligible) }
+            )
         },
         Witness(code: .credentialIDMismatch, test: "AuthenticationCredentialTests/allowCredentials") {
             try authenticate(ceremony: Fixture.authenticationCeremony(allowCredentials: [[1, 2, 3]]))
@@ -106,24 +154,46 @@ struct ErrorCodeCoverageTests {
         Witness(code: .credentialIDTooLong, test: "AuthenticatorDataRejectionTests/credentialIDTooLong") {
             try await register(TestAuthenticator(credentialID: Array(repeating: 7, count: 1024)))
         },
-        Witness(code: .attestedCredentialDataMissing, test: "RegistrationCredentialTests/attestedCredentialDataMissing") {
-            try await register(TestAuthenticator(), modify: { authenticatorData, _ in authenticatorData.credentialID = nil })
+        Witness(code: .attestedCredentialDataMissing, test: "RegistrationCredentialTests/attestedCredentialDataMissing")
+        {
+            try await register(
+                TestAuthenticator(),
+                modify: { authenticatorData, _ in authenticatorData.credentialID = nil }
+            )
         },
         Witness(code: .userHandleMismatch, test: "UserIdentificationTests/discoverable") {
-            try authenticate(ceremony: Fixture.authenticationCeremony(user: .discoverable), change: { $0.response.userHandle = nil })
+            try authenticate(
+                ceremony: Fixture.authenticationCeremony(user: .discoverable),
+                change: { $0.response.userHandle = nil }
+            )
         },
         Witness(code: .signCountRegression, test: "SignCountTests/signCount") {
-            try authenticate(record: { record in var record = record; record.signCount = 10; return record }, signCount: 3)
+            try authenticate(
+                record: { record in
+                    var record = record
+                    record.signCount = 10
+                    return record
+                },
+                signCount: 3
+            )
         },
         Witness(code: .attestationFormatUnsupported, test: "AttestationPolicyStepTests/unknownFormat") {
-            let response = try Fixture.rewritingAttestationObject(try Fixture.registration(TestAuthenticator())) { Fixture.set("fmt", .text("Packed"), in: &$0) }
+            let response = try Fixture.rewritingAttestationObject(try Fixture.registration(TestAuthenticator())) {
+                Fixture.set("fmt", .text("Packed"), in: &$0)
+            }
             _ = try await Fixture.registrationCeremony().verify(response, at: Fixture.now)
         },
         Witness(code: .attestationFormatNotAllowed, test: "AttestationPolicyStepTests/formatNotAllowed") {
-            try await register(TestAuthenticator(), ceremony: Fixture.registrationCeremony(attestation: AttestationPolicy(allowedFormats: [.packed])))
+            try await register(
+                TestAuthenticator(),
+                ceremony: Fixture.registrationCeremony(attestation: AttestationPolicy(allowedFormats: [.packed]))
+            )
         },
         Witness(code: .attestationInvalid, test: "PackedSelfAttestationTests/algorithmMismatch") {
-            try await register(TestAuthenticator(algorithm: .es384), attestation: .fidoU2F(try TestCertificateAuthority()))
+            try await register(
+                TestAuthenticator(algorithm: .es384),
+                attestation: .fidoU2F(try TestCertificateAuthority())
+            )
         },
         Witness(code: .attestationCertificateInvalid, test: "PackedCertificateRequirementsTests/organizationalUnit") {
             let authority = try TestCertificateAuthority()
@@ -135,7 +205,10 @@ struct ErrorCodeCoverageTests {
             _ = try await Fixture.registrationCeremony().verify(response, at: Fixture.now)
         },
         Witness(code: .attestationUntrusted, test: "TrustEvaluationTests/anotherRoot") {
-            try await register(TestAuthenticator(), ceremony: Fixture.registrationCeremony(attestation: AttestationPolicy(requireTrustedAttestation: true)))
+            try await register(
+                TestAuthenticator(),
+                ceremony: Fixture.registrationCeremony(attestation: AttestationPolicy(requireTrustedAttestation: true))
+            )
         },
     ]
 

@@ -1,19 +1,26 @@
 import Testing
+
 @testable import WebAuthn
 
 /// The error codes are stable identifiers: UPPER_SNAKE, unique, and compared by code alone.
 struct ErrorCodeTests {
     static func isUpperSnake(_ text: String) -> Bool {
         let parts = text.split(separator: "_", omittingEmptySubsequences: false)
-        return !parts.isEmpty && parts.allSatisfy { part in
-            !part.isEmpty && part.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) } && ("A"..."Z").contains(part.first!)
-        }
+        return !parts.isEmpty
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+                    && ("A"..."Z").contains(part.first!)
+            }
     }
 
-    @Test("The UPPER_SNAKE check itself accepts and rejects what it should", arguments: [
-        ("INPUT_TOO_LARGE", true), ("X", true), ("A1_B2", true),
-        ("input_too_large", false), ("INPUT__TOO", false), ("_INPUT", false), ("INPUT_", false), ("", false), ("INPUT-TOO", false), ("1NPUT", false),
-    ])
+    @Test(
+        "The UPPER_SNAKE check itself accepts and rejects what it should",
+        arguments: [
+            ("INPUT_TOO_LARGE", true), ("X", true), ("A1_B2", true),
+            ("input_too_large", false), ("INPUT__TOO", false), ("_INPUT", false), ("INPUT_", false), ("", false),
+            ("INPUT-TOO", false), ("1NPUT", false),
+        ]
+    )
     func upperSnakeCheck(_ text: String, _ valid: Bool) {
         #expect(Self.isUpperSnake(text) == valid)
     }
@@ -27,7 +34,10 @@ struct ErrorCodeTests {
     @Test("Every code is unique")
     func unique() {
         let raw = WebAuthnError.Code.all.map(\.rawValue)
-        #expect(Set(raw).count == raw.count, "duplicates: \(Dictionary(grouping: raw, by: { $0 }).filter { $1.count > 1 }.keys.sorted())")
+        #expect(
+            Set(raw).count == raw.count,
+            "duplicates: \(Dictionary(grouping: raw, by: { $0 }).filter { $1.count > 1 }.keys.sorted())"
+        )
     }
 
     @Test("Errors are equal and hash alike by code, whatever the reason or place")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WebAuthn
 
 /// Deterministic mutations of the real-device conformance corpus: bit flips, truncations and byte insertions
@@ -32,7 +33,11 @@ struct CorpusMutationTests {
     @Test("SplitMix64 gives the reference sequence for seed 0")
     func generatorReference() {
         var rng = SplitMix64(seed: 0)
-        #expect([rng.next(), rng.next(), rng.next()] == [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F])
+        #expect(
+            [rng.next(), rng.next(), rng.next()] == [
+                0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F,
+            ]
+        )
     }
 
     @Test("Each mutation changes the bytes", arguments: [[] as [UInt8], [0], Array(0..<64)])
@@ -68,7 +73,9 @@ struct CorpusMutationTests {
                     // The runner returns WebAuthnError as a result; anything else is thrown on.
                     result = try await ConformanceRunner.run(mutated)
                 } catch {
-                    Issue.record("\(file) \(field) #\(index): verification threw \(type(of: error)), not WebAuthnError: \(error)")
+                    Issue.record(
+                        "\(file) \(field) #\(index): verification threw \(type(of: error)), not WebAuthnError: \(error)"
+                    )
                     continue
                 }
                 if testCase.ceremony == "authentication", baseline.ok, Self.signedAssertionFields.contains(field) {

@@ -19,7 +19,8 @@ enum ConformanceCorpus {
     /// The case file names, sorted; empty when the corpus is absent.
     static func caseFiles() -> [String] {
         guard let directory else { return [] }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("cases").path)) ?? []
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("cases").path)) ?? []
         return names.filter { $0.hasSuffix(".json") }.sorted()
     }
 

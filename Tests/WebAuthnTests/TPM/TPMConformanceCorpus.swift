@@ -1,7 +1,8 @@
-@testable import WebAuthn
 import Crypto
 import Foundation
 import Testing
+
+@testable import WebAuthn
 
 /// The real-device conformance corpus (cases/*.json): `$PASSKEYS_CONFORMANCE_DIR`, or else
 /// `../shared/conformance` beside the package root. Tests that need it are disabled, and say so, when it is absent.
@@ -26,7 +27,9 @@ enum TPMConformanceCorpus {
     /// The TPM registration cases: files named `NNN-<lib>-tpm-<name>.json` whose ceremony is a registration and
     /// that are not marked `skip`.
     static let tpmCaseNames: [String] = {
-        guard isAvailable, let files = try? FileManager.default.contentsOfDirectory(atPath: casesDirectory.path) else { return [] }
+        guard isAvailable, let files = try? FileManager.default.contentsOfDirectory(atPath: casesDirectory.path) else {
+            return []
+        }
         return files.filter { $0.hasSuffix(".json") && $0.contains("-tpm-") }.sorted().filter { name in
             guard let json = try? TPMCorpusCase.json(named: name) else { return true }  // let the test report it
             return json["ceremony"] as? String == "registration" && json["skip"] == nil
@@ -47,12 +50,16 @@ struct TPMCorpusCase {
     init(named name: String) throws {
         self.name = name
         let json = try Self.json(named: name)
-        let response = try #require((json["response"] as? [String: Any])?["response"] as? [String: Any], "\(name) has no response.response")
+        let response = try #require(
+            (json["response"] as? [String: Any])?["response"] as? [String: Any],
+            "\(name) has no response.response"
+        )
         let attestationObject = try #require(response["attestationObject"] as? String)
         let clientDataJSON = try #require(response["clientDataJSON"] as? String)
         rawAttestationObject = try Base64URL.decode(attestationObject)
         self.attestationObject = try AttestationObject(
-            bytes: rawAttestationObject)
+            bytes: rawAttestationObject
+        )
         self.clientDataHash = Array(SHA256.hash(data: try Base64URL.decode(clientDataJSON)))
         self.expectsSuccess = try #require((json["outcome"] as? [String: Any])?["ok"] as? Bool)
     }
@@ -68,20 +75,41 @@ struct TPMCorpusCase {
     /// checks of the statement itself run on every case.
     var fieldsForStatementChecks: CBORValue { attestationObject.statement }
 
-    func statement(fields: CBORValue? = nil, clientDataHash: [UInt8]? = nil, policy: AttestationPolicy = AttestationPolicy()) throws -> AttestationStatement {
+    func statement(
+        fields: CBORValue? = nil,
+        clientDataHash: [UInt8]? = nil,
+        policy: AttestationPolicy = AttestationPolicy()
+    ) throws -> AttestationStatement {
         try AttestationStatement.tpm(
-            fields: fields ?? attestationObject.statement, authenticatorData: attestationObject.authenticatorData,
-            clientDataHash: clientDataHash ?? self.clientDataHash, policy: policy)
+            fields: fields ?? attestationObject.statement,
+            authenticatorData: attestationObject.authenticatorData,
+            clientDataHash: clientDataHash ?? self.clientDataHash,
+            policy: policy
+        )
     }
 }
 
 extension AttestationStatement {
     /// A `tpm` statement as the registration ceremony would build it.
-    static func tpm(fields: CBORValue, authenticatorData: AuthenticatorData, clientDataHash: [UInt8], policy: AttestationPolicy = AttestationPolicy()) throws -> AttestationStatement {
-        let credential = try #require(authenticatorData.attestedCredentialData, "the authenticator data has no attested credential data")
+    static func tpm(
+        fields: CBORValue,
+        authenticatorData: AuthenticatorData,
+        clientDataHash: [UInt8],
+        policy: AttestationPolicy = AttestationPolicy()
+    ) throws -> AttestationStatement {
+        let credential = try #require(
+            authenticatorData.attestedCredentialData,
+            "the authenticator data has no attested credential data"
+        )
         return AttestationStatement(
-            format: .tpm, fields: fields, authenticatorData: authenticatorData, credential: credential,
-            clientDataHash: clientDataHash, policy: policy, time: Date())
+            format: .tpm,
+            fields: fields,
+            authenticatorData: authenticatorData,
+            credential: credential,
+            clientDataHash: clientDataHash,
+            policy: policy,
+            time: Date()
+        )
     }
 }
 

@@ -1,11 +1,14 @@
-import PasskeyTesting
-@testable import WebAuthn
 import Foundation
+import PasskeyTesting
 import Testing
+
+@testable import WebAuthn
 
 /// Expects `TPMAttestation.verify` to reject `statement` with `code`, for a reason that mentions `fragment`.
 func expectTPMRejection(
-    _ statement: AttestationStatement, _ code: WebAuthnError.Code, mentioning fragment: String,
+    _ statement: AttestationStatement,
+    _ code: WebAuthnError.Code,
+    mentioning fragment: String,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     let error = #expect(throws: WebAuthnError.self, sourceLocation: sourceLocation) {
@@ -13,7 +16,11 @@ func expectTPMRejection(
     }
     guard let error else { return }
     #expect(error.code == code, "got \(error)", sourceLocation: sourceLocation)
-    #expect(error.reason.localizedCaseInsensitiveContains(fragment), "'\(error.reason)' does not mention '\(fragment)'", sourceLocation: sourceLocation)
+    #expect(
+        error.reason.localizedCaseInsensitiveContains(fragment),
+        "'\(error.reason)' does not mention '\(fragment)'",
+        sourceLocation: sourceLocation
+    )
 }
 
 /// Expects `TPMAttestation.verify` to accept `statement` as AttCA with the statement's x5c as trust path

@@ -1,5 +1,6 @@
-@testable import WebAuthn
 import Testing
+
+@testable import WebAuthn
 
 @Suite("TPM attestation: manufacturers")
 struct TPMManufacturerTests {

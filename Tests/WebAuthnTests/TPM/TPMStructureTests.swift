@@ -1,5 +1,6 @@
-@testable import WebAuthn
 import Testing
+
+@testable import WebAuthn
 
 /// The `pubArea` (TPMT_PUBLIC) and `certInfo` (TPMS_ATTEST) parsers: strict, bounded, and never crashing.
 @Suite("TPM attestation: structure parsers")
@@ -43,22 +44,35 @@ struct TPMStructureTests {
         let certInfo = try TPMSAttest(bytes: synthetic.certInfo)
         #expect(certInfo.magic == 0xFF54_4347 && certInfo.type == 0x8017)
         #expect(certInfo.qualifiedSigner.count == 34 && certInfo.attested.qualifiedName.count == 34)
-        #expect(certInfo.clockInfo == TPMSAttest.ClockInfo(clock: 0x0101_0101_0101_0101, resetCount: 0x0101_0101, restartCount: 0x0101_0101, safe: 0x01))
+        #expect(
+            certInfo.clockInfo
+                == TPMSAttest.ClockInfo(
+                    clock: 0x0101_0101_0101_0101,
+                    resetCount: 0x0101_0101,
+                    restartCount: 0x0101_0101,
+                    safe: 0x01
+                )
+        )
         #expect(certInfo.firmwareVersion == 0x0001_0002_0003_0004)
         #expect(certInfo.attested.name == pubArea.name)
     }
 
     @Test("A symmetric definition and ECDAA scheme with their details decode")
     func schemeDetails() throws {
-        let x = [UInt8](repeating: 1, count: 32), y = [UInt8](repeating: 2, count: 32)
+        let x = [UInt8](repeating: 1, count: 32)
+        let y = [UInt8](repeating: 2, count: 32)
         // symmetric AES-128-CFB, scheme ECDAA (hash SHA-256, count 7), P-256, KDF KDF1_SP800_56A with SHA-256.
-        let bytes = TPMMarshal.u16(0x0023) + TPMMarshal.u16(0x000B) + TPMMarshal.u32(0) + TPMMarshal.sized([])
+        let bytes =
+            TPMMarshal.u16(0x0023) + TPMMarshal.u16(0x000B) + TPMMarshal.u32(0) + TPMMarshal.sized([])
             + TPMMarshal.u16(0x0006) + TPMMarshal.u16(128) + TPMMarshal.u16(0x0043)
             + TPMMarshal.u16(0x001A) + TPMMarshal.u16(0x000B) + TPMMarshal.u16(7)
             + TPMMarshal.u16(0x0003) + TPMMarshal.u16(0x0020) + TPMMarshal.u16(0x000B)
             + TPMMarshal.sized(x) + TPMMarshal.sized(y)
         let pubArea = try TPMTPublic(bytes: bytes)
-        guard case .ecc(let ecc) = pubArea.parameters else { Issue.record("not ECC"); return }
+        guard case .ecc(let ecc) = pubArea.parameters else {
+            Issue.record("not ECC")
+            return
+        }
         #expect(ecc.symmetric == .init(algorithm: .aes, keyBits: 128, mode: TPMAlgorithmID(rawValue: 0x0043)))
         #expect(ecc.scheme == .init(scheme: .ecdaa, hashAlg: .sha256, count: 7))
         #expect(ecc.kdf == .init(scheme: .kdf1SP800_56A, hashAlg: .sha256, count: nil))
@@ -70,29 +84,42 @@ struct TPMStructureTests {
         let prefix = TPMMarshal.u16(0x0001) + TPMMarshal.u16(0x000B) + TPMMarshal.u32(0) + TPMMarshal.sized([])
         // An RSA key with an ECDSA scheme.
         #expect(throws: TPMParseError.self) {
-            try TPMTPublic(bytes: prefix + TPMMarshal.u16(0x0010) + TPMMarshal.u16(0x0018) + TPMMarshal.u16(0x000B)
-                + TPMMarshal.u16(8) + TPMMarshal.u32(0) + TPMMarshal.sized([0x80]))
+            try TPMTPublic(
+                bytes: prefix + TPMMarshal.u16(0x0010) + TPMMarshal.u16(0x0018) + TPMMarshal.u16(0x000B)
+                    + TPMMarshal.u16(8) + TPMMarshal.u32(0) + TPMMarshal.sized([0x80])
+            )
         }
         // TPM_ALG_XOR is not a symmetric object algorithm.
         #expect(throws: TPMParseError.self) {
-            try TPMTPublic(bytes: prefix + TPMMarshal.u16(0x000A) + TPMMarshal.u16(0x000B) + TPMMarshal.u16(0x0010)
-                + TPMMarshal.u16(8) + TPMMarshal.u32(0) + TPMMarshal.sized([0x80]))
+            try TPMTPublic(
+                bytes: prefix + TPMMarshal.u16(0x000A) + TPMMarshal.u16(0x000B) + TPMMarshal.u16(0x0010)
+                    + TPMMarshal.u16(8) + TPMMarshal.u32(0) + TPMMarshal.sized([0x80])
+            )
         }
         // A well-formed 8-bit key decodes, which shows the two above failed on the scheme alone.
         #expect(throws: Never.self) {
-            try TPMTPublic(bytes: prefix + TPMMarshal.u16(0x0010) + TPMMarshal.u16(0x0010) + TPMMarshal.u16(8)
-                + TPMMarshal.u32(0) + TPMMarshal.sized([0x80]))
+            try TPMTPublic(
+                bytes: prefix + TPMMarshal.u16(0x0010) + TPMMarshal.u16(0x0010) + TPMMarshal.u16(8)
+                    + TPMMarshal.u32(0) + TPMMarshal.sized([0x80])
+            )
         }
     }
 
-    @Test("Every proper prefix of a valid structure is rejected", arguments: TPMSyntheticStatement.CredentialKind.allCases)
+    @Test(
+        "Every proper prefix of a valid structure is rejected",
+        arguments: TPMSyntheticStatement.CredentialKind.allCases
+    )
     func prefixesAreRejected(_ kind: TPMSyntheticStatement.CredentialKind) throws {
         let synthetic = try TPMSyntheticStatement.make(kind)
         for length in 0..<synthetic.pubArea.count {
-            #expect(throws: TPMParseError.self, "pubArea prefix of \(length) bytes") { try TPMTPublic(bytes: Array(synthetic.pubArea.prefix(length))) }
+            #expect(throws: TPMParseError.self, "pubArea prefix of \(length) bytes") {
+                try TPMTPublic(bytes: Array(synthetic.pubArea.prefix(length)))
+            }
         }
         for length in 0..<synthetic.certInfo.count {
-            #expect(throws: TPMParseError.self, "certInfo prefix of \(length) bytes") { try TPMSAttest(bytes: Array(synthetic.certInfo.prefix(length))) }
+            #expect(throws: TPMParseError.self, "certInfo prefix of \(length) bytes") {
+                try TPMSAttest(bytes: Array(synthetic.certInfo.prefix(length)))
+            }
         }
     }
 
@@ -127,7 +154,10 @@ struct TPMStructureTests {
         }
     }
 
-    @Test("Random changes to valid structures never crash the parsers", arguments: TPMSyntheticStatement.CredentialKind.allCases)
+    @Test(
+        "Random changes to valid structures never crash the parsers",
+        arguments: TPMSyntheticStatement.CredentialKind.allCases
+    )
     func randomChanges(_ kind: TPMSyntheticStatement.CredentialKind) throws {
         let synthetic = try TPMSyntheticStatement.make(kind)
         var generator = SeededGenerator(state: 0x6365_7274)
@@ -136,7 +166,11 @@ struct TPMStructureTests {
                 var bytes = original
                 for _ in 0..<Int.random(in: 1...4, using: &generator) {
                     switch Int.random(in: 0..<4, using: &generator) {
-                    case 0: bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                    case 0:
+                        bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(
+                            in: 0...255,
+                            using: &generator
+                        )
                     case 1: bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &generator)))
                     case 2: bytes.append(UInt8.random(in: 0...255, using: &generator))
                     default:
@@ -154,7 +188,10 @@ struct TPMStructureTests {
         }
     }
 
-    @Test("Every single-byte change to a signed statement is rejected, and none crashes", arguments: TPMSyntheticStatement.CredentialKind.allCases)
+    @Test(
+        "Every single-byte change to a signed statement is rejected, and none crashes",
+        arguments: TPMSyntheticStatement.CredentialKind.allCases
+    )
     func everyByteChangeIsRejected(_ kind: TPMSyntheticStatement.CredentialKind) throws {
         let synthetic = try TPMSyntheticStatement.make(kind)
         let fields = synthetic.fields

@@ -1,8 +1,9 @@
-@testable import WebAuthn
 import Crypto
 import SwiftASN1
 import Testing
 import X509
+
+@testable import WebAuthn
 
 /// `tpm` statements made in the test: every verification step can be reached in isolation, because the
 /// statement can be signed again after a change.
@@ -13,7 +14,11 @@ struct TPMSyntheticTests {
         expectTPMAcceptance(try TPMSyntheticStatement.make(kind).statement())
     }
 
-    @Test("Each change to a valid statement is rejected", arguments: TPMSyntheticStatement.CredentialKind.allCases, TPMMutation.all)
+    @Test(
+        "Each change to a valid statement is rejected",
+        arguments: TPMSyntheticStatement.CredentialKind.allCases,
+        TPMMutation.all
+    )
     func mutationsAreRejected(_ kind: TPMSyntheticStatement.CredentialKind, _ mutation: TPMMutation) throws {
         var synthetic = try TPMSyntheticStatement.make(kind)
         var input = TPMMutation.Input(fields: synthetic.fields, clientDataHash: synthetic.clientDataHash)
@@ -51,7 +56,9 @@ struct TPMSyntheticTests {
     @Test("extraData hashed with another algorithm than alg's is rejected")
     func extraDataWithAnotherHash() throws {
         var synthetic = try TPMSyntheticStatement.make()
-        synthetic.certInfo = synthetic.certInfo(extraData: Array(SHA384.hash(data: synthetic.authenticatorData + synthetic.clientDataHash)))
+        synthetic.certInfo = synthetic.certInfo(
+            extraData: Array(SHA384.hash(data: synthetic.authenticatorData + synthetic.clientDataHash))
+        )
         try synthetic.resign()
         expectTPMRejection(try synthetic.statement(), .attestationInvalid, mentioning: "extraData")
     }
@@ -60,8 +67,12 @@ struct TPMSyntheticTests {
     func extraDataFollowsAlgorithm() throws {
         var synthetic = try TPMSyntheticStatement.make()
         synthetic.alg = .es384
-        synthetic.certInfo = synthetic.certInfo(extraData: Array(SHA384.hash(data: synthetic.authenticatorData + synthetic.clientDataHash)))
-        synthetic.sig = Array(try synthetic.aikKey.signature(for: SHA384.hash(data: synthetic.certInfo)).derRepresentation)
+        synthetic.certInfo = synthetic.certInfo(
+            extraData: Array(SHA384.hash(data: synthetic.authenticatorData + synthetic.clientDataHash))
+        )
+        synthetic.sig = Array(
+            try synthetic.aikKey.signature(for: SHA384.hash(data: synthetic.certInfo)).derRepresentation
+        )
         expectTPMAcceptance(try synthetic.statement())
     }
 
@@ -69,7 +80,9 @@ struct TPMSyntheticTests {
     func signedWrongName() throws {
         var synthetic = try TPMSyntheticStatement.make()
         // The SHA-1 Name of pubArea, while pubArea's nameAlg is SHA-256.
-        synthetic.certInfo = synthetic.certInfo(name: TPMMarshal.u16(0x0004) + Array(Insecure.SHA1.hash(data: synthetic.pubArea)))
+        synthetic.certInfo = synthetic.certInfo(
+            name: TPMMarshal.u16(0x0004) + Array(Insecure.SHA1.hash(data: synthetic.pubArea))
+        )
         try synthetic.resign()
         expectTPMRejection(try synthetic.statement(), .attestationInvalid, mentioning: "attested name")
     }
@@ -155,29 +168,44 @@ struct TPMSyntheticTests {
 
     static let certificateCases: [CertificateCase] = [
         CertificateCase(name: "a non-empty subject", fragment: "subject must be empty") {
-            $0.subject = DistinguishedName([RelativeDistinguishedName(.init(type: .RDNAttributeType.commonName, utf8String: "AIK"))])
+            $0.subject = DistinguishedName([
+                RelativeDistinguishedName(.init(type: .RDNAttributeType.commonName, utf8String: "AIK"))
+            ])
         },
         CertificateCase(name: "X.509 version 1", fragment: "must be X.509 version 3") { $0.version = .v1 },
-        CertificateCase(name: "no subject alternative name", fragment: "no subject alternative name") { $0.tpmAttributes = nil },
+        CertificateCase(name: "no subject alternative name", fragment: "no subject alternative name") {
+            $0.tpmAttributes = nil
+        },
         CertificateCase(name: "a directoryName without TPM attributes", fragment: "manufacturer") {
-            $0.tpmAttributes = DistinguishedName([RelativeDistinguishedName(.init(type: .RDNAttributeType.commonName, utf8String: "TPM"))])
+            $0.tpmAttributes = DistinguishedName([
+                RelativeDistinguishedName(.init(type: .RDNAttributeType.commonName, utf8String: "TPM"))
+            ])
         },
         CertificateCase(name: "no TPM model", fragment: "model") {
             $0.tpmAttributes = DistinguishedName([
-                RelativeDistinguishedName(.init(type: TPMAIKCertificateOptions.manufacturer, utf8String: "id:4E544300")),
+                RelativeDistinguishedName(
+                    .init(type: TPMAIKCertificateOptions.manufacturer, utf8String: "id:4E544300")
+                ),
                 RelativeDistinguishedName(.init(type: TPMAIKCertificateOptions.version, utf8String: "id:13")),
             ])
         },
         CertificateCase(name: "no TPM version", fragment: "version") {
             $0.tpmAttributes = DistinguishedName([
-                RelativeDistinguishedName(.init(type: TPMAIKCertificateOptions.manufacturer, utf8String: "id:4E544300")),
+                RelativeDistinguishedName(
+                    .init(type: TPMAIKCertificateOptions.manufacturer, utf8String: "id:4E544300")
+                ),
                 RelativeDistinguishedName(.init(type: TPMAIKCertificateOptions.model, utf8String: "NPCT75x")),
             ])
         },
         CertificateCase(name: "the manufacturer twice", fragment: "exactly once") {
             $0.tpmAttributes = DistinguishedName(
                 Array(TPMAIKCertificateOptions.attributes(manufacturer: "id:4E544300"))
-                    + [RelativeDistinguishedName(.init(type: TPMAIKCertificateOptions.manufacturer, utf8String: "id:49465800"))])
+                    + [
+                        RelativeDistinguishedName(
+                            .init(type: TPMAIKCertificateOptions.manufacturer, utf8String: "id:49465800")
+                        )
+                    ]
+            )
         },
         CertificateCase(name: "an empty model", fragment: "non-empty string") {
             $0.tpmAttributes = TPMAIKCertificateOptions.attributes(manufacturer: "id:4E544300", model: "")
@@ -191,20 +219,29 @@ struct TPMSyntheticTests {
         CertificateCase(name: "a manufacturer without the id: prefix", fragment: "not a TCG-registered vendor") {
             $0.tpmAttributes = TPMAIKCertificateOptions.attributes(manufacturer: "4E544300")
         },
-        CertificateCase(name: "no extended key usage", fragment: "tcg-kp-AIKCertificate") { $0.extendedKeyUsages = nil },
-        CertificateCase(name: "an extended key usage without tcg-kp-AIKCertificate", fragment: "tcg-kp-AIKCertificate") {
+        CertificateCase(name: "no extended key usage", fragment: "tcg-kp-AIKCertificate") {
+            $0.extendedKeyUsages = nil
+        },
+        CertificateCase(name: "an extended key usage without tcg-kp-AIKCertificate", fragment: "tcg-kp-AIKCertificate")
+        {
             $0.extendedKeyUsages = [[1, 3, 6, 1, 5, 5, 7, 3, 2]]
         },
         CertificateCase(name: "basic constraints CA true", fragment: "not a CA") {
             $0.basicConstraints = .isCertificateAuthority(maxPathLength: nil)
         },
         CertificateCase(name: "no basic constraints", fragment: "not a CA") { $0.basicConstraints = nil },
-        CertificateCase(name: "an id-fido-gen-ce-aaguid extension naming another AAGUID", fragment: "1.3.6.1.4.1.45724.1.1.4") {
+        CertificateCase(
+            name: "an id-fido-gen-ce-aaguid extension naming another AAGUID",
+            fragment: "1.3.6.1.4.1.45724.1.1.4"
+        ) {
             $0.aaguidExtension = [UInt8](repeating: 0x43, count: 16)
         },
     ]
 
-    @Test("An AIK certificate that breaks §8.3.1 is rejected with ATTESTATION_CERTIFICATE_INVALID", arguments: certificateCases)
+    @Test(
+        "An AIK certificate that breaks §8.3.1 is rejected with ATTESTATION_CERTIFICATE_INVALID",
+        arguments: certificateCases
+    )
     func certificateRequirements(_ certificateCase: CertificateCase) throws {
         var options = TPMAIKCertificateOptions()
         certificateCase.change(&options)
@@ -215,7 +252,11 @@ struct TPMSyntheticTests {
             Issue.record("could not build the certificate: \(error)")
             return
         }
-        expectTPMRejection(try synthetic.statement(), .attestationCertificateInvalid, mentioning: certificateCase.fragment)
+        expectTPMRejection(
+            try synthetic.statement(),
+            .attestationCertificateInvalid,
+            mentioning: certificateCase.fragment
+        )
     }
 
     @Test("An id-fido-gen-ce-aaguid extension naming the authenticator's AAGUID is accepted")

@@ -1,22 +1,33 @@
 import Foundation
+import HTTPTypes
+import Logging
 import PasskeyStorage
 import WebAuthn
-import Logging
-import HTTPTypes
 
 /// Flow 2 of DESIGN §3: sign-in, with a username or without (discoverable credentials), in standard or
 /// step-up mode; the result is redeemed once by the integrator's backend.
 extension PasskeyService {
-    func createAuthentication(_ request: CreateAuthenticationRequest, by caller: Caller) async throws(APIError) -> CreateAuthenticationResponse {
+    func createAuthentication(
+        _ request: CreateAuthenticationRequest,
+        by caller: Caller
+    ) async throws(APIError) -> CreateAuthenticationResponse {
         let mode = request.mode ?? "standard"
-        guard mode == "standard" || mode == "stepUp" else { throw APIError.invalidRequest("mode must be 'standard' or 'stepUp'.") }
-        guard request.transaction == nil else {
-            throw APIError.invalidRequest("transaction-bound sign-in is not available on this server yet; leave 'transaction' out.")
+        guard mode == "standard" || mode == "stepUp" else {
+            throw APIError.invalidRequest("mode must be 'standard' or 'stepUp'.")
         }
-        let action = try request.action.map { action throws(APIError) in try Validation.text(action, field: "action", maximum: 128) }
+        guard request.transaction == nil else {
+            throw APIError.invalidRequest(
+                "transaction-bound sign-in is not available on this server yet; leave 'transaction' out."
+            )
+        }
+        let action = try request.action.map { action throws(APIError) in
+            try Validation.text(action, field: "action", maximum: 128)
+        }
         if let userID = request.userId {
             try Validation.userID(userID)
-            guard try await storage({ try await store.user(id: userID) }) != nil else { throw APIError.notFound("No user \(userID).") }
+            guard try await storage({ try await store.user(id: userID) }) != nil else {
+                throw APIError.notFound("No user \(userID).")
+            }
             let credentials = try await storage { try await store.credentials(userID: userID) }
             guard credentials.contains(where: { $0.status == .active }) else { throw APIError.noActiveCredentials }
         } else if mode == "stepUp" {
@@ -25,22 +36,46 @@ extension PasskeyService {
         let time = now()
         let token = Secrets.token(prefix: "pkc_")
         let flow = FlowRecord(
-            id: Secrets.identifier(prefix: "auth_"), kind: .authentication, status: .created, userID: request.userId,
-            clientTokenHash: Secrets.hash(token), expiresAt: expiry(configuration.expiries.authenticationSession), createdAt: time,
-            updatedAt: time, payload: Self.encodePayload(AuthenticationState(mode: mode, action: action)))
+            id: Secrets.identifier(prefix: "auth_"),
+            kind: .authentication,
+            status: .created,
+            userID: request.userId,
+            clientTokenHash: Secrets.hash(token),
+            expiresAt: expiry(configuration.expiries.authenticationSession),
+            createdAt: time,
+            updatedAt: time,
+            payload: Self.encodePayload(AuthenticationState(mode: mode, action: action))
+        )
         try await storage { try await store.createFlow(flow) }
-        await audit("authentication.created", by: caller, userID: request.userId, subject: flow.id, details: ["mode": mode])
-        return CreateAuthenticationResponse(biometricPasskeySessionId: flow.id, clientToken: token, expiresAt: flow.expiresAt)
+        await audit(
+            "authentication.created",
+            by: caller,
+            userID: request.userId,
+            subject: flow.id,
+            details: ["mode": mode]
+        )
+        return CreateAuthenticationResponse(
+            biometricPasskeySessionId: flow.id,
+            clientToken: token,
+            expiresAt: flow.expiresAt
+        )
     }
 
-    func authenticationOptions(flowID: String, clientToken: String?) async throws(APIError) -> PublicKeyOptionsResponse<PublicKeyCredentialRequestOptionsJSON> {
+    func authenticationOptions(
+        flowID: String,
+        clientToken: String?
+    ) async throws(APIError) -> PublicKeyOptionsResponse<PublicKeyCredentialRequestOptionsJSON> {
         let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: .authentication)
         let state = try decodePayload(AuthenticationState.self, from: flow)
         var allowed: [PublicKeyCredentialDescriptorJSON] = []
         if let userID = flow.userID {
-            allowed = try await storage { try await store.credentials(userID: userID) }.filter { $0.status == .active }.map {
-                PublicKeyCredentialDescriptorJSON(id: Base64URLBytes($0.id), transports: $0.transports.map(AuthenticatorTransport.init(rawValue:)))
-            }
+            allowed = try await storage { try await store.credentials(userID: userID) }.filter { $0.status == .active }
+                .map {
+                    PublicKeyCredentialDescriptorJSON(
+                        id: Base64URLBytes($0.id),
+                        transports: $0.transports.map(AuthenticatorTransport.init(rawValue:))
+                    )
+                }
             guard !allowed.isEmpty else { throw APIError.noActiveCredentials }
         }
         let challenge = try await issueChallenge(flow)
@@ -48,96 +83,183 @@ extension PasskeyService {
         builder.timeout = UInt32(configuration.expiries.challenge * 1000)
         builder.userVerification = state.mode == "stepUp" ? .required : configuration.policy.userVerification
         do {
-            return PublicKeyOptionsResponse(publicKey: try builder.build(challenge: challenge, allowCredentials: allowed))
+            return PublicKeyOptionsResponse(
+                publicKey: try builder.build(challenge: challenge, allowCredentials: allowed)
+            )
         } catch {
             logger.error("request options could not be built", metadata: ["error": "\(error)"])
-            throw APIError.internalError
+            throw APIError.unexpected
         }
     }
 
-    func completeAuthentication(flowID: String, clientToken: String?, request: CompleteAuthenticationRequest, by caller: Caller) async throws(APIError) -> CompleteAuthenticationResponse {
+    func completeAuthentication(
+        flowID: String,
+        clientToken: String?,
+        request: CompleteAuthenticationRequest,
+        by caller: Caller
+    ) async throws(APIError) -> CompleteAuthenticationResponse {
         let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: .authentication)
         let state = try decodePayload(AuthenticationState.self, from: flow)
         let credentialKey = "credential:" + request.credential.rawId.base64URL
         let ipKey = "ip:" + (caller.clientIP ?? "unknown")
         try checkFailureLimits(credentialKey: credentialKey, ipKey: ipKey)
-        let challenge = try await consumeChallenge(flow, clientDataJSON: request.credential.response.clientDataJSON.bytes)
+        let challenge = try await consumeChallenge(
+            flow,
+            clientDataJSON: request.credential.response.clientDataJSON.bytes
+        )
 
         do throws(APIError) {
-            guard let stored = try await storage({ try await store.credential(id: request.credential.rawId.bytes) }) else {
+            guard let stored = try await storage({ try await store.credential(id: request.credential.rawId.bytes) })
+            else {
                 throw APIError.credentialNotFound
             }
             guard stored.status == .active else { throw APIError.credentialInactive }
             if let userID = flow.userID, stored.userID != userID {
                 throw state.mode == "stepUp" ? APIError.userMismatch : APIError.credentialNotFound
             }
-            guard let owner = try await storage({ try await store.user(id: stored.userID) }) else { throw APIError.credentialNotFound }
+            guard let owner = try await storage({ try await store.user(id: stored.userID) }) else {
+                throw APIError.credentialNotFound
+            }
             let key: COSEKey
             do {
                 key = try COSEKey(cborRepresentation: stored.publicKey)
             } catch {
-                logger.error("stored public key cannot be decoded", metadata: ["credential": "\(Base64URL.encode(stored.id))"])
-                throw APIError.internalError
+                logger.error(
+                    "stored public key cannot be decoded",
+                    metadata: ["credential": "\(Base64URL.encode(stored.id))"]
+                )
+                throw APIError.unexpected
             }
             let record = CredentialRecord(
-                id: stored.id, publicKey: key, signCount: stored.signCount, userHandle: owner.handle, backupEligible: stored.backupEligible)
+                id: stored.id,
+                publicKey: key,
+                signCount: stored.signCount,
+                userHandle: owner.handle,
+                backupEligible: stored.backupEligible
+            )
             let ceremony = AuthenticationCeremony(
-                challenge: challenge, relyingPartyID: configuration.rpId, origins: origins,
+                challenge: challenge,
+                relyingPartyID: configuration.rpId,
+                origins: origins,
                 user: flow.userID == nil ? .discoverable : .identified(userHandle: owner.handle),
                 userVerification: state.mode == "stepUp" ? .required : configuration.policy.userVerification,
                 allowCredentials: [],
                 signCountPolicy: configuration.policy.signCount == .reject ? .rejectRegression : .reportRegression,
-                allowBackupEligible: configuration.policy.allowSyncedCredentials)
+                allowBackupEligible: configuration.policy.allowSyncedCredentials
+            )
             let verified: VerifiedAuthentication
             do throws(WebAuthnError) {
                 verified = try ceremony.verify(request.credential, credential: record)
             } catch {
                 if error.code == .signCountRegression {
-                    await audit("credential.clone_suspected", by: caller, userID: owner.id, subject: Base64URL.encode(stored.id),
-                                details: ["stored": "\(stored.signCount)"])
+                    await audit(
+                        "credential.clone_suspected",
+                        by: caller,
+                        userID: owner.id,
+                        subject: Base64URL.encode(stored.id),
+                        details: ["stored": "\(stored.signCount)"]
+                    )
                 }
                 throw APIError(error)
             }
             let time = now()
-            try await storage { try await store.recordCredentialUse(id: stored.id, signCount: verified.signCount, backupState: verified.backupState, at: time) }
+            try await storage {
+                try await store.recordCredentialUse(
+                    id: stored.id,
+                    signCount: verified.signCount,
+                    backupState: verified.backupState,
+                    at: time
+                )
+            }
             let result = AuthenticationResult(
-                userId: owner.id, credentialId: Base64URL.encode(stored.id), userVerified: verified.userVerified,
-                backupEligible: verified.backupEligible, backupState: verified.backupState, mode: state.mode, action: state.action, completedAt: time)
+                userId: owner.id,
+                credentialId: Base64URL.encode(stored.id),
+                userVerified: verified.userVerified,
+                backupEligible: verified.backupEligible,
+                backupState: verified.backupState,
+                mode: state.mode,
+                action: state.action,
+                completedAt: time
+            )
             let token = Secrets.token(prefix: "pkr_")
             let expiresAt = expiry(configuration.expiries.resultToken)
             var completed = state
             completed.result = result
             let updated = try await storage {
-                try await store.updateFlow(id: flow.id, expectedStatuses: [.verifying], at: time, update: FlowUpdate(
-                    status: .completed, resultTokenHash: Secrets.hash(token), resultExpiresAt: expiresAt, payload: Self.encodePayload(completed)))
+                try await store.updateFlow(
+                    id: flow.id,
+                    expectedStatuses: [.verifying],
+                    at: time,
+                    update: FlowUpdate(
+                        status: .completed,
+                        resultTokenHash: Secrets.hash(token),
+                        resultExpiresAt: expiresAt,
+                        payload: Self.encodePayload(completed)
+                    )
+                )
             }
             guard updated != nil else { throw APIError.invalidOrExpiredSession }
             metrics.ceremony("authentication", outcome: "succeeded")
-            await audit("authentication.completed", by: caller, userID: owner.id, subject: result.credentialId, details: [
-                "flow": flow.id, "mode": state.mode, "userVerified": "\(verified.userVerified)",
-                "signCountRegressed": "\(verified.signCountRegressed)",
-            ])
+            await audit(
+                "authentication.completed",
+                by: caller,
+                userID: owner.id,
+                subject: result.credentialId,
+                details: [
+                    "flow": flow.id, "mode": state.mode, "userVerified": "\(verified.userVerified)",
+                    "signCountRegressed": "\(verified.signCountRegressed)",
+                ]
+            )
             return CompleteAuthenticationResponse(resultToken: token, expiresAt: expiresAt)
         } catch {
             await markFailed(flow)
             recordFailure(credentialKey: credentialKey, ipKey: ipKey)
             metrics.ceremony("authentication", outcome: "failed")
-            await audit("authentication.failed", by: caller, userID: flow.userID, subject: flow.id, details: ["code": error.code])
+            await audit(
+                "authentication.failed",
+                by: caller,
+                userID: flow.userID,
+                subject: flow.id,
+                details: ["code": error.code]
+            )
             throw error
         }
     }
 
-    func redeemAuthentication(flowID: String, request: RedeemRequest, by caller: Caller) async throws(APIError) -> AuthenticationResult {
-        guard let flow = try await storage({ try await store.redeemResult(flowID: flowID, resultTokenHash: Secrets.hash(request.resultToken), at: now()) }) else {
-            guard let current = try await storage({ try await store.flow(id: flowID) }), current.kind == .authentication else {
+    func redeemAuthentication(
+        flowID: String,
+        request: RedeemRequest,
+        by caller: Caller
+    ) async throws(APIError) -> AuthenticationResult {
+        guard
+            let flow = try await storage({
+                try await store.redeemResult(
+                    flowID: flowID,
+                    resultTokenHash: Secrets.hash(request.resultToken),
+                    at: now()
+                )
+            })
+        else {
+            guard let current = try await storage({ try await store.flow(id: flowID) }), current.kind == .authentication
+            else {
                 throw APIError.notFound("No authentication session \(flowID).")
             }
             if current.status == .redeemed { throw APIError.resultAlreadyRedeemed }
-            if current.status == .completed, let expiry = current.resultExpiresAt, expiry <= now() { throw APIError.invalidOrExpiredSession }
-            if current.status == .completed { throw APIError("INVALID_RESULT_TOKEN", .forbidden, "The result token does not belong to this session.") }
-            throw APIError("AUTHENTICATION_NOT_COMPLETED", .conflict, "The user has not completed this sign-in (status \(current.status.rawValue)).")
+            if current.status == .completed, let expiry = current.resultExpiresAt, expiry <= now() {
+                throw APIError.invalidOrExpiredSession
+            }
+            if current.status == .completed {
+                throw APIError("INVALID_RESULT_TOKEN", .forbidden, "The result token does not belong to this session.")
+            }
+            throw APIError(
+                "AUTHENTICATION_NOT_COMPLETED",
+                .conflict,
+                "The user has not completed this sign-in (status \(current.status.rawValue))."
+            )
         }
-        guard let result = try decodePayload(AuthenticationState.self, from: flow).result else { throw APIError.internalError }
+        guard let result = try decodePayload(AuthenticationState.self, from: flow).result else {
+            throw APIError.unexpected
+        }
         await audit("authentication.redeemed", by: caller, userID: result.userId, subject: flow.id)
         return result
     }
@@ -145,7 +267,12 @@ extension PasskeyService {
     private func checkFailureLimits(credentialKey: String, ipKey: String) throws(APIError) {
         let limits = configuration.limits
         let window = TimeInterval(limits.failureWindowSeconds)
-        if let wait = limiter.isLimited(credentialKey, limit: limits.failedAssertionsPerCredential, window: window, at: now())
+        if let wait = limiter.isLimited(
+            credentialKey,
+            limit: limits.failedAssertionsPerCredential,
+            window: window,
+            at: now()
+        )
             ?? limiter.isLimited(ipKey, limit: limits.failedAssertionsPerIP, window: window, at: now())
         {
             throw APIError.rateLimited(retryAfter: wait)

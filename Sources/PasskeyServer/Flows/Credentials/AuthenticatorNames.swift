@@ -20,7 +20,9 @@ enum AuthenticatorNames {
     /// A default passkey name: the provider's name, or what kind of authenticator it is.
     static func defaultName(aaguid: String, transports: [String], backupEligible: Bool) -> String {
         if let name = name(aaguid: aaguid) { return name }
-        if transports.contains("usb") || transports.contains("nfc") || transports.contains("ble") { return "Security key" }
+        if transports.contains("usb") || transports.contains("nfc") || transports.contains("ble") {
+            return "Security key"
+        }
         return backupEligible ? "Synced passkey" : "Passkey"
     }
 }

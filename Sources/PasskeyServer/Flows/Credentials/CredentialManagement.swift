@@ -1,7 +1,7 @@
 import Foundation
+import HTTPTypes
 import PasskeyStorage
 import WebAuthn
-import HTTPTypes
 
 /// Flow 6 of DESIGN §3: listing, renaming and revoking credentials, and deleting users.
 extension PasskeyService {
@@ -16,16 +16,25 @@ extension PasskeyService {
 
     func listCredentials(userID: String) async throws(APIError) -> CredentialList {
         try Validation.userID(userID)
-        guard try await storage({ try await store.user(id: userID) }) != nil else { throw APIError.notFound("No user \(userID).") }
+        guard try await storage({ try await store.user(id: userID) }) != nil else {
+            throw APIError.notFound("No user \(userID).")
+        }
         let rows = try await storage { try await store.credentials(userID: userID) }
-        return CredentialList(userId: userID, credentials: rows.filter { $0.isLive(at: now()) }.map(CredentialResponse.init))
+        return CredentialList(
+            userId: userID,
+            credentials: rows.filter { $0.isLive(at: now()) }.map(CredentialResponse.init)
+        )
     }
 
     func credential(id: String) async throws(APIError) -> CredentialResponse {
         CredentialResponse(try await storedCredential(id))
     }
 
-    func renameCredential(id: String, request: RenameRequest, by caller: Caller) async throws(APIError) -> CredentialResponse {
+    func renameCredential(
+        id: String,
+        request: RenameRequest,
+        by caller: Caller
+    ) async throws(APIError) -> CredentialResponse {
         let row = try await storedCredential(id)
         let name = try CredentialName(request.name)
         let renamed: CredentialRecordRow?
@@ -33,7 +42,7 @@ extension PasskeyService {
             renamed = try await store.renameCredential(id: row.id, name: name.value, nameKey: name.key, at: now())
         } catch {
             if error.code == .nameTaken { throw APIError.credentialNameDuplicate }
-            throw error.code == .unavailable ? APIError.storageUnavailable : APIError.internalError
+            throw error.code == .unavailable ? APIError.storageUnavailable : APIError.unexpected
         }
         guard let renamed else { throw APIError.credentialInactive }
         await audit("credential.renamed", by: caller, userID: row.userID, subject: id, details: ["name": name.value])
@@ -42,13 +51,17 @@ extension PasskeyService {
 
     func revokeCredential(id: String, by caller: Caller) async throws(APIError) {
         let row = try await storedCredential(id)
-        guard try await storage({ try await store.revokeCredential(id: row.id, at: now()) }) != nil else { throw APIError.credentialInactive }
+        guard try await storage({ try await store.revokeCredential(id: row.id, at: now()) }) != nil else {
+            throw APIError.credentialInactive
+        }
         await audit("credential.revoked", by: caller, userID: row.userID, subject: id)
     }
 
     func deleteUser(id: String, by caller: Caller) async throws(APIError) {
         try Validation.userID(id)
-        guard try await storage({ try await store.deleteUser(id: id) }) else { throw APIError.notFound("No user \(id).") }
+        guard try await storage({ try await store.deleteUser(id: id) }) else {
+            throw APIError.notFound("No user \(id).")
+        }
         await audit("user.deleted", by: caller, userID: id, subject: nil)
     }
 
@@ -56,7 +69,9 @@ extension PasskeyService {
         guard let bytes = try? Base64URL.decode(id), !bytes.isEmpty, bytes.count <= 1023 else {
             throw APIError.invalidRequest("A credential id is the credential's base64url id.")
         }
-        guard let row = try await storage({ try await store.credential(id: bytes) }) else { throw APIError.credentialNotFound }
+        guard let row = try await storage({ try await store.credential(id: bytes) }) else {
+            throw APIError.credentialNotFound
+        }
         return row
     }
 }

@@ -13,10 +13,22 @@ struct CredentialName: Sendable, Equatable {
     init(_ raw: String) throws(APIError) {
         let value = raw.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...Self.maximumLength).contains(value.count) else {
-            throw APIError("CREDENTIAL_NAME_INVALID", .badRequest, "A passkey name must be 1 to \(Self.maximumLength) characters.")
+            throw APIError(
+                "CREDENTIAL_NAME_INVALID",
+                .badRequest,
+                "A passkey name must be 1 to \(Self.maximumLength) characters."
+            )
         }
-        guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) else {
-            throw APIError("CREDENTIAL_NAME_INVALID", .badRequest, "A passkey name must not contain control characters.")
+        guard
+            !value.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
+            })
+        else {
+            throw APIError(
+                "CREDENTIAL_NAME_INVALID",
+                .badRequest,
+                "A passkey name must not contain control characters."
+            )
         }
         guard !value.contains(where: { $0 == "<" || $0 == ">" }) else {
             throw APIError("CREDENTIAL_NAME_HTML", .badRequest, "A passkey name must not contain HTML ('<' or '>').")

@@ -1,12 +1,15 @@
 import Foundation
+import HTTPTypes
+import Logging
 import PasskeyStorage
 import WebAuthn
-import Logging
-import HTTPTypes
 
 /// Flow 1 of DESIGN §3: registration (enroll), with optional two-phase commit.
 extension PasskeyService {
-    func createRegistration(_ request: CreateRegistrationRequest, by caller: Caller) async throws(APIError) -> CreateRegistrationResponse {
+    func createRegistration(
+        _ request: CreateRegistrationRequest,
+        by caller: Caller
+    ) async throws(APIError) -> CreateRegistrationResponse {
         try Validation.userID(request.userId)
         let userName = try Validation.text(request.userName, field: "userName", maximum: 256)
         let displayName = try Validation.text(request.displayName ?? userName, field: "displayName", maximum: 256)
@@ -14,7 +17,9 @@ extension PasskeyService {
         switch request.identityVerification ?? "none" {
         case "none": break
         case "required":
-            throw APIError.invalidRequest("identityVerification 'required' needs an identity-verification provider, and none is configured.")
+            throw APIError.invalidRequest(
+                "identityVerification 'required' needs an identity-verification provider, and none is configured."
+            )
         default: throw APIError.invalidRequest("identityVerification must be 'none' or 'required'.")
         }
         let explicit: Bool
@@ -26,20 +31,50 @@ extension PasskeyService {
 
         let time = now()
         let user = try await storage {
-            try await store.createUserIfAbsent(UserRecord(id: request.userId, handle: Secrets.randomBytes(32), name: userName, displayName: displayName, createdAt: time))
+            try await store.createUserIfAbsent(
+                UserRecord(
+                    id: request.userId,
+                    handle: Secrets.randomBytes(32),
+                    name: userName,
+                    displayName: displayName,
+                    createdAt: time
+                )
+            )
         }
         let token = Secrets.token(prefix: "pkc_")
         let flow = FlowRecord(
-            id: Secrets.identifier(prefix: "reg_"), kind: .registration, status: .created, userID: user.id,
-            clientTokenHash: Secrets.hash(token), expiresAt: expiry(configuration.expiries.registrationAttempt), createdAt: time, updatedAt: time,
-            payload: Self.encodePayload(RegistrationState(
-                userName: userName, displayName: displayName, credentialName: request.credentialName, explicitFinalize: explicit)))
+            id: Secrets.identifier(prefix: "reg_"),
+            kind: .registration,
+            status: .created,
+            userID: user.id,
+            clientTokenHash: Secrets.hash(token),
+            expiresAt: expiry(configuration.expiries.registrationAttempt),
+            createdAt: time,
+            updatedAt: time,
+            payload: Self.encodePayload(
+                RegistrationState(
+                    userName: userName,
+                    displayName: displayName,
+                    credentialName: request.credentialName,
+                    explicitFinalize: explicit
+                )
+            )
+        )
         try await storage { try await store.createFlow(flow) }
-        await audit("registration.created", by: caller, userID: user.id, subject: flow.id, details: ["finalize": explicit ? "explicit" : "automatic"])
+        await audit(
+            "registration.created",
+            by: caller,
+            userID: user.id,
+            subject: flow.id,
+            details: ["finalize": explicit ? "explicit" : "automatic"]
+        )
         return CreateRegistrationResponse(registrationAttemptId: flow.id, clientToken: token, expiresAt: flow.expiresAt)
     }
 
-    func registrationOptions(flowID: String, clientToken: String?) async throws(APIError) -> PublicKeyOptionsResponse<PublicKeyCredentialCreationOptionsJSON> {
+    func registrationOptions(
+        flowID: String,
+        clientToken: String?
+    ) async throws(APIError) -> PublicKeyOptionsResponse<PublicKeyCredentialCreationOptionsJSON> {
         let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: .registration)
         let state = try decodePayload(RegistrationState.self, from: flow)
         guard let userID = flow.userID, let user = try await storage({ try await store.user(id: userID) }) else {
@@ -57,38 +92,65 @@ extension PasskeyService {
         builder.attestation = configuration.policy.attestation
         do {
             let options = try builder.build(
-                user: PublicKeyCredentialUserEntityJSON(id: Base64URLBytes(user.handle), name: state.userName, displayName: state.displayName),
+                user: PublicKeyCredentialUserEntityJSON(
+                    id: Base64URLBytes(user.handle),
+                    name: state.userName,
+                    displayName: state.displayName
+                ),
                 challenge: challenge,
                 excludeCredentials: existing.map {
-                    PublicKeyCredentialDescriptorJSON(id: Base64URLBytes($0.id), transports: $0.transports.map(AuthenticatorTransport.init(rawValue:)))
-                })
+                    PublicKeyCredentialDescriptorJSON(
+                        id: Base64URLBytes($0.id),
+                        transports: $0.transports.map(AuthenticatorTransport.init(rawValue:))
+                    )
+                }
+            )
             return PublicKeyOptionsResponse(publicKey: options)
         } catch {
             logger.error("creation options could not be built", metadata: ["error": "\(error)"])
-            throw APIError.internalError
+            throw APIError.unexpected
         }
     }
 
-    func completeRegistration(flowID: String, clientToken: String?, request: CompleteRegistrationRequest, by caller: Caller) async throws(APIError) -> CredentialResponse {
+    func completeRegistration(
+        flowID: String,
+        clientToken: String?,
+        request: CompleteRegistrationRequest,
+        by caller: Caller
+    ) async throws(APIError) -> CredentialResponse {
         let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: .registration)
         let state = try decodePayload(RegistrationState.self, from: flow)
-        let requestedName = try (request.name ?? state.credentialName).map { name throws(APIError) in try CredentialName(name) }
+        let requestedName = try (request.name ?? state.credentialName).map { name throws(APIError) in
+            try CredentialName(name)
+        }
         guard let userID = flow.userID else { throw APIError.registrationAttemptExpired }
-        let challenge = try await consumeChallenge(flow, clientDataJSON: request.credential.response.clientDataJSON.bytes)
+        let challenge = try await consumeChallenge(
+            flow,
+            clientDataJSON: request.credential.response.clientDataJSON.bytes
+        )
 
         let registration: VerifiedRegistration
         do throws(WebAuthnError) {
             registration = try await RegistrationCeremony(
-                challenge: challenge, relyingPartyID: configuration.rpId, origins: origins,
+                challenge: challenge,
+                relyingPartyID: configuration.rpId,
+                origins: origins,
                 userVerification: configuration.policy.userVerification,
                 allowedAlgorithms: configuration.policy.algorithms.map(COSEAlgorithmIdentifier.init(rawValue:)),
-                attestation: attestationPolicy, allowBackupEligible: configuration.policy.allowSyncedCredentials
+                attestation: attestationPolicy,
+                allowBackupEligible: configuration.policy.allowSyncedCredentials
             ).verify(request.credential, at: now())
         } catch {
             await markFailed(flow)
             metrics.ceremony("registration", outcome: "failed")
             let apiError = APIError(error)
-            await audit("registration.failed", by: caller, userID: userID, subject: flow.id, details: ["code": apiError.code])
+            await audit(
+                "registration.failed",
+                by: caller,
+                userID: userID,
+                subject: flow.id,
+                details: ["code": apiError.code]
+            )
             throw apiError
         }
 
@@ -96,7 +158,10 @@ extension PasskeyService {
         let existing = try await storage { try await store.credentials(userID: userID) }
         let transports = registration.transports.map(\.rawValue)
         let defaultName = AuthenticatorNames.defaultName(
-            aaguid: registration.aaguid.description, transports: transports, backupEligible: registration.backupEligible)
+            aaguid: registration.aaguid.description,
+            transports: transports,
+            backupEligible: registration.backupEligible
+        )
         let name: CredentialName
         if let requestedName {
             name = requestedName
@@ -104,25 +169,43 @@ extension PasskeyService {
             name = try CredentialName(Self.uniqueDefaultName(defaultName, taken: Set(existing.map(\.nameKey))))
         }
         var row = CredentialRecordRow(
-            id: registration.credentialID, userID: userID, publicKey: registration.credentialPublicKey.cborRepresentation,
-            algorithm: registration.credentialPublicKey.algorithm.rawValue, signCount: registration.signCount,
-            aaguid: registration.aaguid.description, attestationFormat: registration.attestation.format.rawValue,
-            attestationType: registration.attestation.type.rawValue, attestationTrusted: registration.attestation.trusted,
-            transports: transports, backupEligible: registration.backupEligible, backupState: registration.backupState,
-            userVerified: registration.userVerified, name: name.value, nameKey: name.key,
+            id: registration.credentialID,
+            userID: userID,
+            publicKey: registration.credentialPublicKey.cborRepresentation,
+            algorithm: registration.credentialPublicKey.algorithm.rawValue,
+            signCount: registration.signCount,
+            aaguid: registration.aaguid.description,
+            attestationFormat: registration.attestation.format.rawValue,
+            attestationType: registration.attestation.type.rawValue,
+            attestationTrusted: registration.attestation.trusted,
+            transports: transports,
+            backupEligible: registration.backupEligible,
+            backupState: registration.backupState,
+            userVerified: registration.userVerified,
+            name: name.value,
+            nameKey: name.key,
             status: state.explicitFinalize ? .reserved : .active,
             reservedUntil: state.explicitFinalize ? expiry(configuration.expiries.reservation) : nil,
-            flowID: flow.id, createdAt: time)
+            flowID: flow.id,
+            createdAt: time
+        )
         var completed = state
         completed.credentialID = Base64URL.encode(row.id)
         var retries = 0
         while true {
             do throws(StoreError) {
                 try await store.insertCredential(
-                    row, maximumActive: configuration.policy.maxCredentialsPerUser, flowID: flow.id,
-                    flowUpdate: FlowUpdate(status: .completed, payload: Self.encodePayload(completed)), at: time)
+                    row,
+                    maximumActive: configuration.policy.maxCredentialsPerUser,
+                    flowID: flow.id,
+                    flowUpdate: FlowUpdate(status: .completed, payload: Self.encodePayload(completed)),
+                    at: time
+                )
                 break
-            } catch let error where error.code == .nameTaken && requestedName == nil && retries < configuration.policy.maxCredentialsPerUser {
+            } catch let error
+                where error.code == .nameTaken && requestedName == nil
+                && retries < configuration.policy.maxCredentialsPerUser
+            {
                 // A concurrent registration of this user took the default name: take the next free one.
                 retries += 1
                 let taken = try await storage { try await store.credentials(userID: userID) }
@@ -136,42 +219,71 @@ extension PasskeyService {
                 case .limitReached: apiError = .maxCredentialsReached
                 case .nameTaken: apiError = .credentialNameDuplicate
                 case .unavailable: apiError = .storageUnavailable
-                default: apiError = .internalError
+                default: apiError = .unexpected
                 }
-                await audit("registration.failed", by: caller, userID: userID, subject: flow.id, details: ["code": apiError.code])
+                await audit(
+                    "registration.failed",
+                    by: caller,
+                    userID: userID,
+                    subject: flow.id,
+                    details: ["code": apiError.code]
+                )
                 throw apiError
             }
         }
         metrics.ceremony("registration", outcome: "succeeded")
-        await audit("registration.completed", by: caller, userID: userID, subject: completed.credentialID, details: [
-            "flow": flow.id, "name": row.name, "aaguid": row.aaguid, "attestationFormat": row.attestationFormat, "status": row.status.rawValue,
-        ])
+        await audit(
+            "registration.completed",
+            by: caller,
+            userID: userID,
+            subject: completed.credentialID,
+            details: [
+                "flow": flow.id, "name": row.name, "aaguid": row.aaguid, "attestationFormat": row.attestationFormat,
+                "status": row.status.rawValue,
+            ]
+        )
         return CredentialResponse(row)
     }
 
     func registrationStatus(flowID: String) async throws(APIError) -> RegistrationStatusResponse {
-        guard let flow = try await storage({ try await store.flow(id: flowID) }), flow.kind == .registration, let userID = flow.userID else {
+        guard let flow = try await storage({ try await store.flow(id: flowID) }), flow.kind == .registration,
+            let userID = flow.userID
+        else {
             throw APIError.notFound("No registration attempt \(flowID).")
         }
         let state = try decodePayload(RegistrationState.self, from: flow)
         var credential: CredentialResponse?
-        if let id = state.credentialID, let bytes = try? Base64URL.decode(id), let row = try await storage({ try await store.credential(id: bytes) }) {
+        if let id = state.credentialID, let bytes = try? Base64URL.decode(id),
+            let row = try await storage({ try await store.credential(id: bytes) })
+        {
             credential = CredentialResponse(row)
         }
         let expired = flow.expiresAt <= now() && [.created, .optionsIssued, .failed, .verifying].contains(flow.status)
         return RegistrationStatusResponse(
-            registrationAttemptId: flow.id, userId: userID, status: expired ? "expired" : flow.status.rawValue,
-            finalize: state.explicitFinalize ? "explicit" : "automatic", createdAt: flow.createdAt, expiresAt: flow.expiresAt, credential: credential)
+            registrationAttemptId: flow.id,
+            userId: userID,
+            status: expired ? "expired" : flow.status.rawValue,
+            finalize: state.explicitFinalize ? "explicit" : "automatic",
+            createdAt: flow.createdAt,
+            expiresAt: flow.expiresAt,
+            credential: credential
+        )
     }
 
     /// Finalizes (`finalize == true`) or aborts a registration created with `finalize: "explicit"`.
-    func settleRegistration(flowID: String, finalize: Bool, by caller: Caller) async throws(APIError) -> RegistrationStatusResponse {
+    func settleRegistration(
+        flowID: String,
+        finalize: Bool,
+        by caller: Caller
+    ) async throws(APIError) -> RegistrationStatusResponse {
         guard let flow = try await storage({ try await store.flow(id: flowID) }), flow.kind == .registration else {
             throw APIError.notFound("No registration attempt \(flowID).")
         }
         let state = try decodePayload(RegistrationState.self, from: flow)
         guard state.explicitFinalize else {
-            throw APIError.registrationAttemptConflict("This attempt was not created with finalize 'explicit'; its credential is active already.")
+            throw APIError.registrationAttemptConflict(
+                "This attempt was not created with finalize 'explicit'; its credential is active already."
+            )
         }
         guard flow.status == .completed else {
             throw flow.status == .finalized || flow.status == .aborted
@@ -179,16 +291,29 @@ extension PasskeyService {
                 : .registrationAttemptConflict("This registration attempt has no registered credential yet.")
         }
         let settled = try await storage {
-            try await store.settleReservation(flowID: flowID, finalize: finalize, flowUpdate: FlowUpdate(status: finalize ? .finalized : .aborted), at: now())
+            try await store.settleReservation(
+                flowID: flowID,
+                finalize: finalize,
+                flowUpdate: FlowUpdate(status: finalize ? .finalized : .aborted),
+                at: now()
+            )
         }
         guard settled != nil else {
             // A concurrent finalize or abort may have settled it first; only an unsettled attempt has expired.
-            if let current = try await storage({ try await store.flow(id: flowID) }), current.status == .finalized || current.status == .aborted {
+            if let current = try await storage({ try await store.flow(id: flowID) }),
+                current.status == .finalized || current.status == .aborted
+            {
                 throw .registrationAttemptConflict("This registration attempt was already \(current.status.rawValue).")
             }
-            throw finalize ? .reservationExpired : .registrationAttemptConflict("Nothing is reserved for this attempt any more.")
+            throw finalize
+                ? .reservationExpired : .registrationAttemptConflict("Nothing is reserved for this attempt any more.")
         }
-        await audit(finalize ? "registration.finalized" : "registration.aborted", by: caller, userID: flow.userID, subject: state.credentialID)
+        await audit(
+            finalize ? "registration.finalized" : "registration.aborted",
+            by: caller,
+            userID: flow.userID,
+            subject: state.credentialID
+        )
         return try await registrationStatus(flowID: flowID)
     }
 

@@ -49,7 +49,9 @@ struct AndroidAuthorizationList: Sendable, Hashable {
         var tags = [UInt]()
         for entry in entries {
             guard tags.count < Self.maximumEntries else {
-                throw ASN1Error.invalidASN1Object(reason: "an authorization list has more than \(Self.maximumEntries) entries")
+                throw ASN1Error.invalidASN1Object(
+                    reason: "an authorization list has more than \(Self.maximumEntries) entries"
+                )
             }
             let tag = entry.identifier
             guard tag.tagClass == .contextSpecific else {
@@ -84,7 +86,9 @@ struct AndroidAuthorizationList: Sendable, Hashable {
         var values = [Int]()
         for element in elements {
             guard values.count < Self.maximumPurposes else {
-                throw ASN1Error.invalidASN1Object(reason: "a SET OF INTEGER has more than \(Self.maximumPurposes) elements")
+                throw ASN1Error.invalidASN1Object(
+                    reason: "a SET OF INTEGER has more than \(Self.maximumPurposes) elements"
+                )
             }
             values.append(try Int(derEncoded: element))
         }

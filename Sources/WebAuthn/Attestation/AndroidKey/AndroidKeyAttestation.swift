@@ -51,9 +51,14 @@ enum AndroidKeyAttestation: AttestationStatementVerifier {
     }
 
     /// The parsed key attestation extension of the attestation certificate.
-    static func keyDescription(of certificate: Certificate, statement: AttestationStatement) throws(WebAuthnError) -> AndroidKeyDescription {
+    static func keyDescription(
+        of certificate: Certificate,
+        statement: AttestationStatement
+    ) throws(WebAuthnError) -> AndroidKeyDescription {
         guard let ext = certificate.extensions[oid: AndroidKeyDescription.extensionID] else {
-            throw statement.certificateFailure("the attestation certificate has no key attestation extension (1.3.6.1.4.1.11129.2.1.17).")
+            throw statement.certificateFailure(
+                "the attestation certificate has no key attestation extension (1.3.6.1.4.1.11129.2.1.17)."
+            )
         }
         return try AndroidKeyDescription(derEncoded: Array(ext.value))
     }

@@ -79,7 +79,8 @@ struct AndroidKeyDescription: Sendable, Hashable {
                     attestationChallenge: Array(challenge.bytes),
                     uniqueID: Array(uniqueID.bytes),
                     softwareEnforced: AndroidAuthorizationList(node: software),
-                    teeEnforced: AndroidAuthorizationList(node: tee))
+                    teeEnforced: AndroidAuthorizationList(node: tee)
+                )
             }
         } catch {
             throw Self.malformed("it is not a DER KeyDescription (\(error))")
@@ -87,9 +88,14 @@ struct AndroidKeyDescription: Sendable, Hashable {
     }
 
     init(
-        attestationVersion: Int, attestationSecurityLevel: SecurityLevel, keymasterVersion: Int,
-        keymasterSecurityLevel: SecurityLevel, attestationChallenge: [UInt8], uniqueID: [UInt8],
-        softwareEnforced: AndroidAuthorizationList, teeEnforced: AndroidAuthorizationList
+        attestationVersion: Int,
+        attestationSecurityLevel: SecurityLevel,
+        keymasterVersion: Int,
+        keymasterSecurityLevel: SecurityLevel,
+        attestationChallenge: [UInt8],
+        uniqueID: [UInt8],
+        softwareEnforced: AndroidAuthorizationList,
+        teeEnforced: AndroidAuthorizationList
     ) {
         self.attestationVersion = attestationVersion
         self.attestationSecurityLevel = attestationSecurityLevel
@@ -107,6 +113,9 @@ struct AndroidKeyDescription: Sendable, Hashable {
     }
 
     static func malformed(_ reason: String) -> WebAuthnError {
-        WebAuthnError(.attestationCertificateInvalid, "\(AttestationFormat.androidKey.rawValue) attestation: the key attestation extension (1.3.6.1.4.1.11129.2.1.17) is malformed: \(reason).")
+        WebAuthnError(
+            .attestationCertificateInvalid,
+            "\(AttestationFormat.androidKey.rawValue) attestation: the key attestation extension (1.3.6.1.4.1.11129.2.1.17) is malformed: \(reason)."
+        )
     }
 }

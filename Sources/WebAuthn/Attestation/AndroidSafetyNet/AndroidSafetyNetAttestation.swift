@@ -43,15 +43,21 @@ enum AndroidSafetyNetAttestation: AttestationStatementVerifier {
 
         // §8.5 step 4 (SafetyNet documentation): the device verdict …
         if statement.policy.safetyNetRequiresCTSProfileMatch, !payload.ctsProfileMatch {
-            throw statement.fail("ctsProfileMatch is false: the device did not pass Android compatibility testing (policy requires it).")
+            throw statement.fail(
+                "ctsProfileMatch is false: the device did not pass Android compatibility testing (policy requires it)."
+            )
         }
         // … and the response is fresh.
         let age = statement.time.timeIntervalSince(payload.timestamp)
         guard age <= statement.policy.safetyNetMaximumAge else {
-            throw statement.fail("the response is \(seconds(age)) old at \(statement.time); policy allows \(seconds(statement.policy.safetyNetMaximumAge)).")
+            throw statement.fail(
+                "the response is \(seconds(age)) old at \(statement.time); policy allows \(seconds(statement.policy.safetyNetMaximumAge))."
+            )
         }
         guard -age <= statement.policy.safetyNetClockSkew else {
-            throw statement.fail("the response's timestamp lies \(seconds(-age)) after \(statement.time); policy allows \(seconds(statement.policy.safetyNetClockSkew)) of clock skew.")
+            throw statement.fail(
+                "the response's timestamp lies \(seconds(-age)) after \(statement.time); policy allows \(seconds(statement.policy.safetyNetClockSkew)) of clock skew."
+            )
         }
 
         // §8.5 step 5: attestation type Basic, trust path x5c (from the JWS header).
@@ -59,7 +65,11 @@ enum AndroidSafetyNetAttestation: AttestationStatementVerifier {
     }
 
     /// Verifies the JWS signature over `ASCII(header '.' payload)`: RS256 with an RSA key, or ES256 with a P-256 key.
-    private static func verifySignature(_ jws: SafetyNetJWS, by leaf: Certificate, statement: AttestationStatement) throws(WebAuthnError) {
+    private static func verifySignature(
+        _ jws: SafetyNetJWS,
+        by leaf: Certificate,
+        statement: AttestationStatement
+    ) throws(WebAuthnError) {
         let key = try SignatureVerifier(leaf.publicKey)
         let algorithm: COSEAlgorithmIdentifier
         var signature = jws.signature
@@ -74,12 +84,20 @@ enum AndroidSafetyNetAttestation: AttestationStatementVerifier {
             }
             signature = Array(raw.derRepresentation)
         case ("RS256", _), ("ES256", _):
-            throw statement.fail("the JWS alg is \(jws.header.algorithm) but the signing certificate holds a different kind of key.")
+            throw statement.fail(
+                "the JWS alg is \(jws.header.algorithm) but the signing certificate holds a different kind of key."
+            )
         default:
-            throw WebAuthnError(.unsupportedAlgorithm, "\(format.rawValue) attestation: the JWS alg '\(jws.header.algorithm)' is not supported; SafetyNet responses are signed with RS256 or ES256.")
+            throw WebAuthnError(
+                .unsupportedAlgorithm,
+                "\(format.rawValue) attestation: the JWS alg '\(jws.header.algorithm)' is not supported; SafetyNet responses are signed with RS256 or ES256."
+            )
         }
         guard statement.policy.statementAlgorithms.contains(algorithm) else {
-            throw WebAuthnError(.unsupportedAlgorithm, "\(format.rawValue) attestation: the JWS is signed with \(algorithm.name), which the attestation policy does not accept.")
+            throw WebAuthnError(
+                .unsupportedAlgorithm,
+                "\(format.rawValue) attestation: the JWS is signed with \(algorithm.name), which the attestation policy does not accept."
+            )
         }
         guard key.isValidSignature(signature, for: jws.signingInput, algorithm: algorithm) else {
             throw statement.fail("the JWS signature does not verify with the signing certificate's key.")
@@ -98,7 +116,10 @@ enum AndroidSafetyNetAttestation: AttestationStatementVerifier {
         do {
             alternativeNames = try certificate.extensions.subjectAlternativeNames
         } catch {
-            throw WebAuthnError(.attestationCertificateInvalid, "\(format.rawValue) attestation: the signing certificate's subject alternative name extension cannot be decoded.")
+            throw WebAuthnError(
+                .attestationCertificateInvalid,
+                "\(format.rawValue) attestation: the signing certificate's subject alternative name extension cannot be decoded."
+            )
         }
         for name in alternativeNames.map(Array.init) ?? [] {
             if case .dnsName(let dnsName) = name, matches(dnsName) { return true }

@@ -52,13 +52,17 @@ struct SafetyNetJWS: Sendable {
         do {
             wire = try JSONDecoder().decode(WireHeader.self, from: Data(headerBytes))
         } catch {
-            throw Self.malformed("the header is not a JSON object with a string 'alg' and an array of strings 'x5c': \(JSONErrorText.describe(error))")
+            throw Self.malformed(
+                "the header is not a JSON object with a string 'alg' and an array of strings 'x5c': \(JSONErrorText.describe(error))"
+            )
         }
         guard wire.crit == nil else {
             throw Self.malformed("the header has critical extensions ('crit'), which are not supported")
         }
         guard (1...Self.maximumCertificates).contains(wire.x5c.count) else {
-            throw Self.malformed("the header's x5c must hold 1 to \(Self.maximumCertificates) certificates; it holds \(wire.x5c.count)")
+            throw Self.malformed(
+                "the header's x5c must hold 1 to \(Self.maximumCertificates) certificates; it holds \(wire.x5c.count)"
+            )
         }
         var certificates = [[UInt8]]()
         for (index, text) in wire.x5c.enumerated() {
@@ -74,7 +78,9 @@ struct SafetyNetJWS: Sendable {
     /// One part: non-empty, unpadded base64url.
     private static func decodePart(_ part: ArraySlice<UInt8>, name: String) throws(WebAuthnError) -> [UInt8] {
         guard !part.isEmpty else { throw malformed("the \(name) is empty") }
-        guard !part.contains(UInt8(ascii: "=")) else { throw malformed("the \(name) is padded; JWS parts are unpadded base64url") }
+        guard !part.contains(UInt8(ascii: "=")) else {
+            throw malformed("the \(name) is padded; JWS parts are unpadded base64url")
+        }
         do {
             return try Base64URL.decode(String(decoding: part, as: UTF8.self))
         } catch {
@@ -83,6 +89,9 @@ struct SafetyNetJWS: Sendable {
     }
 
     static func malformed(_ reason: String) -> WebAuthnError {
-        WebAuthnError(.attestationInvalid, "\(AttestationFormat.androidSafetyNet.rawValue) attestation: the response is not a valid compact JWS: \(reason).")
+        WebAuthnError(
+            .attestationInvalid,
+            "\(AttestationFormat.androidSafetyNet.rawValue) attestation: the response is not a valid compact JWS: \(reason)."
+        )
     }
 }

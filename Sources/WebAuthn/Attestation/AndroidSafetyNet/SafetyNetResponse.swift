@@ -35,7 +35,10 @@ struct SafetyNetResponse: Sendable, Hashable {
         do {
             wire = try JSONDecoder().decode(Wire.self, from: Data(bytes))
         } catch {
-            throw WebAuthnError(.attestationInvalid, "\(AttestationFormat.androidSafetyNet.rawValue) attestation: the JWS payload is not a SafetyNet response with a string 'nonce' and an integer 'timestampMs': \(JSONErrorText.describe(error)).")
+            throw WebAuthnError(
+                .attestationInvalid,
+                "\(AttestationFormat.androidSafetyNet.rawValue) attestation: the JWS payload is not a SafetyNet response with a string 'nonce' and an integer 'timestampMs': \(JSONErrorText.describe(error))."
+            )
         }
         nonce = wire.nonce
         timestampMs = wire.timestampMs

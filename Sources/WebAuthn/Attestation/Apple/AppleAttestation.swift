@@ -16,10 +16,14 @@ enum AppleAttestation: AttestationStatementVerifier {
         let nonce = Array(SHA256.hash(data: statement.signedData))
         // §8.8 step 4: the nonce extension holds that nonce.
         guard let ext = credentialCertificate.extensions[oid: nonceExtension] else {
-            throw statement.certificateFailure("the credential certificate has no nonce extension (1.2.840.113635.100.8.2).")
+            throw statement.certificateFailure(
+                "the credential certificate has no nonce extension (1.2.840.113635.100.8.2)."
+            )
         }
         guard try certificateNonce(Array(ext.value), statement: statement) == nonce else {
-            throw statement.fail("the nonce in the credential certificate does not match SHA-256(authenticatorData || clientDataHash).")
+            throw statement.fail(
+                "the nonce in the credential certificate does not match SHA-256(authenticatorData || clientDataHash)."
+            )
         }
         // §8.8 step 5: the credential public key equals the certificate's subject public key.
         let certificateKey = try SignatureVerifier(credentialCertificate.publicKey)
@@ -30,7 +34,10 @@ enum AppleAttestation: AttestationStatementVerifier {
     }
 
     /// The extension value is `SEQUENCE { [1] EXPLICIT OCTET STRING nonce }`.
-    private static func certificateNonce(_ der: [UInt8], statement: AttestationStatement) throws(WebAuthnError) -> [UInt8] {
+    private static func certificateNonce(
+        _ der: [UInt8],
+        statement: AttestationStatement
+    ) throws(WebAuthnError) -> [UInt8] {
         do {
             let root = try DER.parse(der)
             return try DER.sequence(root, identifier: .sequence) { nodes in

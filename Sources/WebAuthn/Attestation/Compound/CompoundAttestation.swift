@@ -6,24 +6,49 @@ enum CompoundAttestation {
     static let maximumStatements = 8
 
     static func verify(
-        _ fields: CBORValue, authenticatorData: AuthenticatorData, credential: AttestedCredentialData,
-        clientDataHash: [UInt8], policy: AttestationPolicy, time: Date
+        _ fields: CBORValue,
+        authenticatorData: AuthenticatorData,
+        credential: AttestedCredentialData,
+        clientDataHash: [UInt8],
+        policy: AttestationPolicy,
+        time: Date
     ) async throws(WebAuthnError) -> VerifiedAttestation {
         guard let items = fields.arrayValue, items.count >= 2, items.count <= maximumStatements else {
-            throw WebAuthnError(.attestationInvalid, "compound attestation: attStmt must be an array of 2 to \(maximumStatements) statements.")
+            throw WebAuthnError(
+                .attestationInvalid,
+                "compound attestation: attStmt must be an array of 2 to \(maximumStatements) statements."
+            )
         }
         var components = [VerifiedAttestation]()
         for item in items {
-            guard let format = item[text: "fmt"]?.textValue, let statement = item[text: "attStmt"], statement.mapEntries != nil else {
-                throw WebAuthnError(.attestationInvalid, "compound attestation: each statement must be a map of text 'fmt' and map 'attStmt'.")
+            guard let format = item[text: "fmt"]?.textValue, let statement = item[text: "attStmt"],
+                statement.mapEntries != nil
+            else {
+                throw WebAuthnError(
+                    .attestationInvalid,
+                    "compound attestation: each statement must be a map of text 'fmt' and map 'attStmt'."
+                )
             }
-            components.append(try await AttestationVerification.verify(
-                format: AttestationFormat(rawValue: format), fields: statement, authenticatorData: authenticatorData,
-                credential: credential, clientDataHash: clientDataHash, policy: policy, time: time, nested: true))
+            components.append(
+                try await AttestationVerification.verify(
+                    format: AttestationFormat(rawValue: format),
+                    fields: statement,
+                    authenticatorData: authenticatorData,
+                    credential: credential,
+                    clientDataHash: clientDataHash,
+                    policy: policy,
+                    time: time,
+                    nested: true
+                )
+            )
         }
         let decisive = components.first(where: \.trusted) ?? components[0]
         return VerifiedAttestation(
-            format: .compound, type: decisive.type, trustPath: decisive.trustPath,
-            trusted: components.contains(where: \.trusted), components: components)
+            format: .compound,
+            type: decisive.type,
+            trustPath: decisive.trustPath,
+            trusted: components.contains(where: \.trusted),
+            components: components
+        )
     }
 }

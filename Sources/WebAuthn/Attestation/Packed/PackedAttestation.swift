@@ -21,9 +21,13 @@ enum PackedAttestation: AttestationStatementVerifier {
         try PackedCertificateRequirements.check(attestationCertificate, statement: statement)
         // §8.2: the id-fido-gen-ce-aaguid extension, when present, names the authenticator's AAGUID.
         if let (aaguid, critical) = try attestationCertificate.fidoAAGUID() {
-            guard !critical else { throw statement.certificateFailure("the id-fido-gen-ce-aaguid extension must not be critical.") }
+            guard !critical else {
+                throw statement.certificateFailure("the id-fido-gen-ce-aaguid extension must not be critical.")
+            }
             guard aaguid == statement.credential.aaguid.bytes else {
-                throw statement.certificateFailure("the certificate's AAGUID extension does not match the AAGUID in authenticator data.")
+                throw statement.certificateFailure(
+                    "the certificate's AAGUID extension does not match the AAGUID in authenticator data."
+                )
             }
         }
         return AttestationStatementResult(type: .basic, trustPath: chain)

@@ -14,19 +14,28 @@ enum TPMAttestation: AttestationStatementVerifier {
     static func verify(_ statement: AttestationStatement) throws(WebAuthnError) -> AttestationStatementResult {
         // §8.3 step 1: attStmt follows the tpmStmtFormat syntax. Level 3 removed ECDAA, so x5c is required.
         guard statement.fields[text: "ecdaaKeyId"] == nil else {
-            throw statement.fail("ECDAA attestation (ecdaaKeyId) is not supported; WebAuthn Level 3 removed it, and a TPM statement must carry x5c.")
+            throw statement.fail(
+                "ECDAA attestation (ecdaaKeyId) is not supported; WebAuthn Level 3 removed it, and a TPM statement must carry x5c."
+            )
         }
         try statement.requireKeys(["ver", "alg", "x5c", "sig", "certInfo", "pubArea"])
-        guard let version = statement.fields[text: "ver"]?.textValue else { throw statement.fail("the statement has no text 'ver'.") }
+        guard let version = statement.fields[text: "ver"]?.textValue else {
+            throw statement.fail("the statement has no text 'ver'.")
+        }
         guard version == "2.0" else {
             throw statement.fail("'ver' must be \"2.0\" (TPM 2.0), not \"\(version)\".")
         }
         let alg = try statement.algorithm()
         guard alg.family != .eddsa else {
-            throw WebAuthnError(.unsupportedAlgorithm, "tpm attestation: 'alg' is \(alg.name); TPM attestation keys sign with RSA or ECDSA.")
+            throw WebAuthnError(
+                .unsupportedAlgorithm,
+                "tpm attestation: 'alg' is \(alg.name); TPM attestation keys sign with RSA or ECDSA."
+            )
         }
         guard let chain = try statement.certificateChain() else {
-            throw statement.fail("the statement has no x5c. TPM attestation without an AIK certificate (ECDAA) was removed in WebAuthn Level 3 and is not supported.")
+            throw statement.fail(
+                "the statement has no x5c. TPM attestation without an AIK certificate (ECDAA) was removed in WebAuthn Level 3 and is not supported."
+            )
         }
         let sig = try statement.bytes("sig")
         let certInfoBytes = try statement.bytes("certInfo")
@@ -56,11 +65,15 @@ enum TPMAttestation: AttestationStatementVerifier {
         // §8.3 step 4: certInfo is valid.
         // magic is TPM_GENERATED_VALUE.
         guard certInfo.magic == TPMSAttest.generatedValue else {
-            throw statement.fail("certInfo's magic is 0x\(String(certInfo.magic, radix: 16, uppercase: true)), not TPM_GENERATED_VALUE (0xFF544347).")
+            throw statement.fail(
+                "certInfo's magic is 0x\(String(certInfo.magic, radix: 16, uppercase: true)), not TPM_GENERATED_VALUE (0xFF544347)."
+            )
         }
         // extraData is the hash of attToBeSigned with the hash algorithm of alg.
         guard certInfo.extraData == digest(attToBeSigned, alg.hash) else {
-            throw statement.fail("certInfo's extraData is not the \(alg.hash) hash of authenticatorData || clientDataHash.")
+            throw statement.fail(
+                "certInfo's extraData is not the \(alg.hash) hash of authenticatorData || clientDataHash."
+            )
         }
         // attested is a TPMS_CERTIFY_INFO whose name is the Name of pubArea, computed with pubArea's nameAlg.
         guard let expectedName = pubArea.name else {
@@ -78,7 +91,9 @@ enum TPMAttestation: AttestationStatementVerifier {
         // An id-fido-gen-ce-aaguid extension in aikCert names the AAGUID in authenticatorData.
         if let (aaguid, _) = try aikCertificate.fidoAAGUID() {
             guard aaguid == statement.credential.aaguid.bytes else {
-                throw statement.certificateFailure("the AIK certificate's id-fido-gen-ce-aaguid extension (\(aaguidExtension)) does not match the AAGUID \(statement.credential.aaguid) in authenticator data.")
+                throw statement.certificateFailure(
+                    "the AIK certificate's id-fido-gen-ce-aaguid extension (\(aaguidExtension)) does not match the AAGUID \(statement.credential.aaguid) in authenticator data."
+                )
             }
         }
         // Attestation type AttCA, trust path x5c.

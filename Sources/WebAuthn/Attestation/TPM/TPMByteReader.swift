@@ -37,7 +37,9 @@ struct TPMByteReader {
     /// Exactly `count` bytes.
     mutating func take(_ count: Int, _ field: String) throws(TPMParseError) -> [UInt8] {
         guard count >= 0, count <= remaining else {
-            throw TPMParseError("truncated: \(field) needs \(count) bytes at offset \(offset) but only \(remaining) remain.")
+            throw TPMParseError(
+                "truncated: \(field) needs \(count) bytes at offset \(offset) but only \(remaining) remain."
+            )
         }
         defer { offset += count }
         return Array(bytes[offset..<offset + count])

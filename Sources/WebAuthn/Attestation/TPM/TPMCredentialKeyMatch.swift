@@ -15,8 +15,11 @@ extension TPMTPublic {
             guard let tpmCurve = ecc.curveID.coseCurve else {
                 return "pubArea's curve \(ecc.curveID) is not P-256, P-384 or P-521."
             }
-            guard tpmCurve == curve else { return "pubArea's key is on \(ecc.curveID) but the credential key is on \(curve)." }
-            guard Self.magnitude(x) == Self.magnitude(credentialX), Self.magnitude(y) == Self.magnitude(credentialY) else {
+            guard tpmCurve == curve else {
+                return "pubArea's key is on \(ecc.curveID) but the credential key is on \(curve)."
+            }
+            guard Self.magnitude(x) == Self.magnitude(credentialX), Self.magnitude(y) == Self.magnitude(credentialY)
+            else {
                 return "the EC points differ."
             }
             return nil

@@ -24,15 +24,21 @@ struct TPMDeviceAttributes: Sendable, Hashable {
             return directory.flatMap { $0 }
         }
         guard !attributes.isEmpty else {
-            throw TPMParseError("the subject alternative name has no directoryName with the TPM manufacturer, model and version.")
+            throw TPMParseError(
+                "the subject alternative name has no directoryName with the TPM manufacturer, model and version."
+            )
         }
         func value(_ oid: ASN1ObjectIdentifier, _ label: String) throws(TPMParseError) -> String {
             let matches = attributes.filter { $0.type == oid }
             guard matches.count == 1 else {
-                throw TPMParseError("the subject alternative name must carry the TPM \(label) (\(oid)) exactly once; it carries it \(matches.count) times.")
+                throw TPMParseError(
+                    "the subject alternative name must carry the TPM \(label) (\(oid)) exactly once; it carries it \(matches.count) times."
+                )
             }
             guard let text = String(matches[0].value), !text.isEmpty else {
-                throw TPMParseError("the TPM \(label) (\(oid)) in the subject alternative name is not a non-empty string.")
+                throw TPMParseError(
+                    "the TPM \(label) (\(oid)) in the subject alternative name is not a non-empty string."
+                )
             }
             return text
         }

@@ -33,9 +33,17 @@ enum TPMPublicParameters: Sendable, Hashable {
 
         static func parse(_ reader: inout TPMByteReader) throws(TPMParseError) -> Self {
             let symmetric = try SymmetricDefinition.parse(&reader)
-            let scheme = try Scheme.parse(&reader, "ECC scheme", allowed: [.null, .ecdsa, .ecdh, .ecdaa, .sm2, .ecschnorr, .ecmqv])
+            let scheme = try Scheme.parse(
+                &reader,
+                "ECC scheme",
+                allowed: [.null, .ecdsa, .ecdh, .ecdaa, .sm2, .ecschnorr, .ecmqv]
+            )
             let curveID = TPMECCCurve(rawValue: try reader.uint16("curveID"))
-            let kdf = try Scheme.parse(&reader, "KDF scheme", allowed: [.null, .mgf1, .kdf1SP800_56A, .kdf2, .kdf1SP800_108])
+            let kdf = try Scheme.parse(
+                &reader,
+                "KDF scheme",
+                allowed: [.null, .mgf1, .kdf1SP800_56A, .kdf2, .kdf1SP800_108]
+            )
             return ECC(symmetric: symmetric, scheme: scheme, curveID: curveID, kdf: kdf)
         }
     }
@@ -66,9 +74,15 @@ enum TPMPublicParameters: Sendable, Hashable {
         let hashAlg: TPMAlgorithmID?
         let count: UInt16?
 
-        static func parse(_ reader: inout TPMByteReader, _ field: String, allowed: Set<TPMAlgorithmID>) throws(TPMParseError) -> Self {
+        static func parse(
+            _ reader: inout TPMByteReader,
+            _ field: String,
+            allowed: Set<TPMAlgorithmID>
+        ) throws(TPMParseError) -> Self {
             let scheme = TPMAlgorithmID(rawValue: try reader.uint16(field))
-            guard allowed.contains(scheme) else { throw TPMParseError("\(field) \(scheme) is not one this structure allows.") }
+            guard allowed.contains(scheme) else {
+                throw TPMParseError("\(field) \(scheme) is not one this structure allows.")
+            }
             switch scheme {
             case .null, .rsaes:
                 return Scheme(scheme: scheme, hashAlg: nil, count: nil)
@@ -76,7 +90,11 @@ enum TPMPublicParameters: Sendable, Hashable {
                 let hashAlg = TPMAlgorithmID(rawValue: try reader.uint16("\(field).hashAlg"))
                 return Scheme(scheme: scheme, hashAlg: hashAlg, count: try reader.uint16("\(field).count"))
             default:
-                return Scheme(scheme: scheme, hashAlg: TPMAlgorithmID(rawValue: try reader.uint16("\(field).hashAlg")), count: nil)
+                return Scheme(
+                    scheme: scheme,
+                    hashAlg: TPMAlgorithmID(rawValue: try reader.uint16("\(field).hashAlg")),
+                    count: nil
+                )
             }
         }
     }

@@ -39,7 +39,9 @@ struct TPMSAttest: Sendable, Hashable {
         magic = try reader.uint32("magic")
         type = try reader.uint16("type")
         guard type == Self.attestCertify else {
-            throw TPMParseError("type is 0x\(String(type, radix: 16, uppercase: true)), not TPM_ST_ATTEST_CERTIFY (0x8017).")
+            throw TPMParseError(
+                "type is 0x\(String(type, radix: 16, uppercase: true)), not TPM_ST_ATTEST_CERTIFY (0x8017)."
+            )
         }
         qualifiedSigner = try reader.sized("qualifiedSigner")
         extraData = try reader.sized("extraData")
@@ -47,9 +49,13 @@ struct TPMSAttest: Sendable, Hashable {
             clock: try reader.uint64("clockInfo.clock"),
             resetCount: try reader.uint32("clockInfo.resetCount"),
             restartCount: try reader.uint32("clockInfo.restartCount"),
-            safe: try reader.uint8("clockInfo.safe"))
+            safe: try reader.uint8("clockInfo.safe")
+        )
         firmwareVersion = try reader.uint64("firmwareVersion")
-        attested = CertifyInfo(name: try reader.sized("attested.name"), qualifiedName: try reader.sized("attested.qualifiedName"))
+        attested = CertifyInfo(
+            name: try reader.sized("attested.name"),
+            qualifiedName: try reader.sized("attested.qualifiedName")
+        )
         try reader.finish("TPMS_ATTEST")
     }
 }
