@@ -43,4 +43,8 @@ log "independent client (a PyPI software authenticator against a live passkeys s
 Tests/External/run.sh .build/debug/passkeys
 
 log "test"
-swift test --skip-build
+independent=$(mktemp -d)
+PASSKEYS_INDEPENDENT_VERIFIER_DIR=$independent swift test --skip-build
+
+log "independent verifier (py_webauthn checks the software authenticator's responses)"
+.build/external-venv/bin/python Tests/External/verify_software_authenticator.py "$independent"

@@ -53,6 +53,7 @@ struct SoftwareAuthenticatorTests {
         #expect(registration.transports == behaviour.transports)
         #expect(response.response.publicKeyAlgorithm == .es256 && response.response.publicKey != nil)
 
+        var exported = IndependentVerification.Case(behaviour: behaviour, registration: response)
         var record = CredentialRecord(
             id: registration.credentialID,
             publicKey: registration.credentialPublicKey,
@@ -74,11 +75,13 @@ struct SoftwareAuthenticatorTests {
                 userVerification: .required,
                 signCountPolicy: .rejectRegression
             ).verify(assertion, credential: record)
+            if round == 1 { exported.authentication = assertion }
             #expect(verified.signCount == (behaviour.counter == .incrementing ? UInt32(round) : 0))
             #expect(verified.userHandle == (behaviour.residentKeys ? Fixtures.userHandle : nil))
             #expect(verified.backupState == (behaviour.backup == .synced))
             record.signCount = verified.signCount
         }
+        try exported.write()
     }
 
     @Test("attestation 'none' in the options strips packed attestation, as browsers do")
