@@ -22,6 +22,27 @@ import SQLiteNIO
 public final class SQLitePasskeyStore: PasskeyStore {
     /// The schema version this code creates and understands.
     public static var schemaVersion: Int { Migrations.all.last?.version ?? 0 }
+    /// When a committed transaction reaches the disk (SQLite's `synchronous` setting, in WAL mode).
+    public enum Durability: Sendable, Hashable {
+        /// Commits are written to the write-ahead log and synced to the disk only at checkpoints
+        /// (`synchronous = NORMAL`, which SQLite suggests for most applications in WAL mode). A crash of the
+        /// process loses nothing; a power failure or an operating-system crash may roll back the transactions
+        /// committed since the last checkpoint, leaving the database consistent. Each commit costs no `fsync`,
+        /// which is what lets one connection commit thousands of times a second.
+        case checkpoint
+        /// Every commit is synced to the disk before it returns (`synchronous = FULL`): nothing committed is lost
+        /// on a power failure, and each commit waits for an `fsync` (milliseconds on many disks) while holding
+        /// the store's only connection, so the store commits a few hundred times a second at most.
+        case everyCommit
+
+        var synchronous: String {
+            switch self {
+            case .checkpoint: "NORMAL"
+            case .everyCommit: "FULL"
+            }
+        }
+    }
+
     /// The oldest SQLite library the store works with: 3.37 brings STRICT tables (3.35, `RETURNING`).
     static let minimumLibraryVersion: Int32 = 3_037_000
 
@@ -45,18 +66,21 @@ public final class SQLitePasskeyStore: PasskeyStore {
     ///     needs write access to the directory.
     ///   - busyTimeout: How long an operation waits for another connection's write transaction before it fails
     ///     with `.unavailable`.
+    ///   - durability: When commits reach the disk: at checkpoints (the default), or on every commit.
     /// - Throws: `.unavailable` when the file cannot be opened or written (the reason says what to check), or when
     ///   a newer version of the code migrated it; `.corrupt` when it is not an SQLite database.
     public static func open(
         path: String,
-        busyTimeout: Duration = .seconds(5)
+        busyTimeout: Duration = .seconds(5),
+        durability: Durability = .checkpoint
     ) async throws(StoreError) -> SQLitePasskeyStore {
-        try await open(path: path, busyTimeout: busyTimeout, migrations: Migrations.all)
+        try await open(path: path, busyTimeout: busyTimeout, durability: durability, migrations: Migrations.all)
     }
 
     static func open(
         path: String,
         busyTimeout: Duration,
+        durability: Durability = .checkpoint,
         migrations: [Migration]
     ) async throws(StoreError) -> SQLitePasskeyStore {
         guard !path.isEmpty, path != ":memory:" else {
@@ -68,7 +92,7 @@ public final class SQLitePasskeyStore: PasskeyStore {
                 "SQLite \(SQLiteConnection.libraryVersionString()) is too old for the store: it needs 3.37 or later."
             )
         }
-        let lease = try await SQLiteConnectionLease.open(path: path, busyTimeout: busyTimeout)
+        let lease = try await SQLiteConnectionLease.open(path: path, busyTimeout: busyTimeout, durability: durability)
         do {
             let applied = try await Migrator(path: path, migrations: migrations).migrate(lease)
             return SQLitePasskeyStore(path: path, lease: lease, migrationsApplied: applied)
