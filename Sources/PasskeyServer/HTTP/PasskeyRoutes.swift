@@ -68,19 +68,17 @@ public enum PasskeyRoutes {
             },
             Route(.post, "/v1/client/registrations/{registrationAttemptId}/complete", .client) { request, _, call in
                 // The token is checked before the body is read, so a caller without one learns nothing from validation.
-                _ = try await s.authorizeClient(flowID: try call.parameter("registrationAttemptId"), token: call.bearerToken, kind: .registration)
+                let flow = try await s.authorizeClient(flowID: try call.parameter("registrationAttemptId"), token: call.bearerToken, kind: .registration)
                 return JSONBody.response(try await s.completeRegistration(
-                    flowID: try call.parameter("registrationAttemptId"), clientToken: call.bearerToken,
-                    request: try await call.body(CompleteRegistrationRequest.self, request), by: call.caller), status: .created)
+                    flow: flow, request: try await call.body(CompleteRegistrationRequest.self, request), by: call.caller), status: .created)
             },
             Route(.post, "/v1/client/authentications/{biometricPasskeySessionId}/options", .client) { _, _, call in
                 JSONBody.response(try await s.authenticationOptions(flowID: try call.parameter("biometricPasskeySessionId"), clientToken: call.bearerToken))
             },
             Route(.post, "/v1/client/authentications/{biometricPasskeySessionId}/complete", .client) { request, _, call in
-                _ = try await s.authorizeClient(flowID: try call.parameter("biometricPasskeySessionId"), token: call.bearerToken, kind: .authentication)
+                let flow = try await s.authorizeClient(flowID: try call.parameter("biometricPasskeySessionId"), token: call.bearerToken, kind: .authentication)
                 return JSONBody.response(try await s.completeAuthentication(
-                    flowID: try call.parameter("biometricPasskeySessionId"), clientToken: call.bearerToken,
-                    request: try await call.body(CompleteAuthenticationRequest.self, request), by: call.caller))
+                    flow: flow, request: try await call.body(CompleteAuthenticationRequest.self, request), by: call.caller))
             },
         ]
     }

@@ -55,8 +55,8 @@ extension PasskeyService {
         }
     }
 
-    func completeAuthentication(flowID: String, clientToken: String?, request: CompleteAuthenticationRequest, by caller: Caller) async throws(APIError) -> CompleteAuthenticationResponse {
-        let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: .authentication)
+    /// Completes the sign-in of `flow`, which ``authorizeClient(flowID:token:kind:)`` returned for this request.
+    func completeAuthentication(flow: FlowRecord, request: CompleteAuthenticationRequest, by caller: Caller) async throws(APIError) -> CompleteAuthenticationResponse {
         let state = try decodePayload(AuthenticationState.self, from: flow)
         let credentialKey = "credential:" + request.credential.rawId.base64URL
         let ipKey = "ip:" + (caller.clientIP ?? "unknown")

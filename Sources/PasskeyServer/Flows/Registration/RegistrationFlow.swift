@@ -69,8 +69,8 @@ extension PasskeyService {
         }
     }
 
-    func completeRegistration(flowID: String, clientToken: String?, request: CompleteRegistrationRequest, by caller: Caller) async throws(APIError) -> CredentialResponse {
-        let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: .registration)
+    /// Completes the registration of `flow`, which ``authorizeClient(flowID:token:kind:)`` returned for this request.
+    func completeRegistration(flow: FlowRecord, request: CompleteRegistrationRequest, by caller: Caller) async throws(APIError) -> CredentialResponse {
         let state = try decodePayload(RegistrationState.self, from: flow)
         let requestedName = try (request.name ?? state.credentialName).map { name throws(APIError) in try CredentialName(name) }
         guard let userID = flow.userID else { throw APIError.registrationAttemptExpired }
