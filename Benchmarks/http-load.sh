@@ -12,6 +12,8 @@
 #   --postgres-durable on|off         fsync and synchronous commit in the benchmark's PostgreSQL (default on)
 #   --results DIR                     keep the JSON results and server logs here (default: a temporary folder)
 #   --no-build                        use the release binaries already built
+#   --server PATH                     run this passkeys binary instead of the one built (to compare two versions)
+#   --tag TEXT                        add "(TEXT)" to the store's name in the tables
 #
 # It builds `passkeys` and `CeremonyLoad` in release mode (in Benchmarks/.build), starts `passkeys serve` on
 # 127.0.0.1 with a fresh SQLite file in a temporary folder, runs CeremonyLoad for each kind and concurrency
@@ -32,6 +34,8 @@ users=256
 durable=on
 results=""
 build=1
+server_binary=""
+tag=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --stores) stores=$2; shift 2 ;;
@@ -43,7 +47,9 @@ while [ $# -gt 0 ]; do
         --postgres-durable) durable=$2; shift 2 ;;
         --results) results=$2; shift 2 ;;
         --no-build) build=0; shift ;;
-        -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --server) server_binary=$2; shift 2 ;;
+        --tag) tag=" ($2)"; shift 2 ;;
+        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "http-load.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -58,6 +64,8 @@ if [ "$build" = 1 ]; then
 fi
 bin=$(swift build -c release --show-bin-path)
 [ -x "$bin/passkeys" ] && [ -x "$bin/CeremonyLoad" ] || { note "the release binaries are missing: build without --no-build"; exit 1; }
+passkeys=${server_binary:-$bin/passkeys}
+[ -x "$passkeys" ] || { note "$passkeys is not an executable"; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/passkeys-http-load.XXXXXX")
 if [ -z "$results" ]; then results=$work/results; fi
@@ -102,7 +110,7 @@ free_port() {
 # start_server DATABASE-URL LOG: runs passkeys serve in the background and waits for /health.
 start_server() {
     port=$(free_port)
-    "$bin/passkeys" serve --port "$port" --database "$1" --api-key "$api_key" --config "$work/config.json" >"$2" 2>&1 &
+    "$passkeys" serve --port "$port" --database "$1" --api-key "$api_key" --config "$work/config.json" >"$2" 2>&1 &
     server_pid=$!
     for _ in $(seq 1 100); do
         if curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1; then return 0; fi
@@ -153,14 +161,14 @@ run_store() {  # run_store STORE LABEL [DATABASE-PID]
 }
 
 psql_admin() {
-    PGPASSWORD=$(cat "$pg_dir/superuser-password") "$psql_bin" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$pg_port" \
+    PGPASSWORD=$(cat "$pg_dir/superuser-password") PGOPTIONS="-c client_min_messages=warning" "$psql_bin" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$pg_port" \
         -U postgres -d passkeys "$@"
 }
 
 for store in $stores; do
     case "$store" in
     sqlite)
-        run_store sqlite SQLite
+        run_store sqlite "SQLite$tag"
         ;;
     postgres)
         pg_url=$("$repo/scripts/postgres.sh" start "$pg_dir" | tail -n 1)
@@ -176,7 +184,7 @@ for store in $stores; do
         fi
         note "PostgreSQL: $(psql_admin -At -c "SELECT 'fsync=' || current_setting('fsync') || ', synchronous_commit=' || current_setting('synchronous_commit') || ', ' || split_part(version(), ' on ', 1)")"
         postmaster=$(ss -ltnpH "sport = :$pg_port" 2>/dev/null | grep -o 'pid=[0-9]*' | head -n 1 | cut -d= -f2 || true)
-        run_store postgres PostgreSQL "$postmaster"
+        run_store postgres "PostgreSQL$tag" "$postmaster"
         psql_admin -c "DROP SCHEMA $pg_schema CASCADE" >/dev/null
         pg_schema=""
         ;;
@@ -188,3 +196,4 @@ echo
 echo "$(date -u +%Y-%m-%d), $(nproc) CPUs ($(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)), $(swift --version 2>/dev/null | head -n 1)"
 echo
 "$bin/CeremonyLoad" table $(ls "$results"/*.json)
+note "results and server logs: $results"
