@@ -47,7 +47,7 @@ while [ $# -gt 0 ]; do
         --postgres-durable) durable=$2; shift 2 ;;
         --results) results=$2; shift 2 ;;
         --no-build) build=0; shift ;;
-        --server) server_binary=$2; shift 2 ;;
+        --server) server_binary=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
         --tag) tag=" ($2)"; shift 2 ;;
         -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "http-load.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
