@@ -16,6 +16,8 @@ let package = Package(
         .package(name: "swift-passkeys", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
     ],
     targets: [
         // Fixtures built with the package's TestAuthenticator, shared by the benchmarks and the profiling tool.
@@ -35,6 +37,19 @@ let package = Package(
             dependencies: [
                 "BenchmarkFixtures",
                 .product(name: "WebAuthn", package: "swift-passkeys"),
+            ],
+            swiftSettings: settings
+        ),
+        // A load generator that drives a running `passkeys serve` over HTTP (see Benchmarks/http-load.sh).
+        .executableTarget(
+            name: "CeremonyLoad",
+            dependencies: [
+                .product(name: "WebAuthn", package: "swift-passkeys"),
+                .product(name: "PasskeyTesting", package: "swift-passkeys"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: settings
         ),

@@ -1,41 +1,71 @@
 import Foundation
 public import PasskeyStorage
 import PostgresNIO
+import Synchronization
 
 extension PostgresPasskeyStore {
     @discardableResult
     public func appendAuditEvent(_ event: AuditEvent) async throws(StoreError) -> AuditEvent {
-        let details: String
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            details = String(decoding: try encoder.encode(event.details), as: UTF8.self)
+            var appended = event
+            appended.sequence = try await auditLog.append(event) { batch throws(StoreError) in
+                try await self.insertAuditEvents(batch)
+            }
+            return appended
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.unavailable, "Could not append the audit event: \(error).")
+        }
+    }
+
+    /// Inserts `events` in one transaction and returns their sequence numbers, in order.
+    ///
+    /// Appends queue on an advisory lock until the previous one commits, so sequence numbers become visible in
+    /// order: a reader that has seen event n has seen every event before it (a bare BIGSERIAL lets a lower number
+    /// commit after a higher one, and a reader paging by sequence would skip it). The lock is held until the commit
+    /// is on disk, so the events that wait for it in this process are written together, in one statement: one
+    /// lock, one commit and one disk sync for all of them rather than one each.
+    private func insertAuditEvents(_ events: [AuditEvent]) async throws(StoreError) -> [Int64] {
+        let json: String
+        do {
+            json = String(
+                decoding: try JSONEncoder().encode(events.enumerated().map { AuditRow(index: $0, event: $1) }),
+                as: UTF8.self
+            )
         } catch {
             throw StoreError(.corrupt, "Could not encode the audit event's details: \(error).")
         }
-        let sequence = try await transaction(doing: "append the audit event") { connection in
-            // Appends queue on this lock until the previous one commits, so sequence numbers become visible in
-            // order: a reader that has seen event n has seen every event before it (a bare BIGSERIAL lets a lower
-            // number commit after a higher one, and a reader paging by sequence would skip it).
+        let count = events.count
+        return try await transaction(doing: count == 1 ? "append the audit event" : "append \(count) audit events") {
+            connection in
             try await connection.rows(
                 "SELECT pg_advisory_xact_lock(\(Migrations.lockClass), 'audit_events'::regclass::oid::integer)"
             )
-            let rows = try await connection.rows(
+            // The rows are inserted in the order of `index`, so their sequence numbers increase in that order too.
+            let inserted = try await connection.rows(
                 """
                 INSERT INTO audit_events (time, actor, action, user_id, subject, request_id, details)
-                VALUES (\(event.time), \(event.actor), \(event.action), \(event.userID)::text, \(event.subject)::text,
-                        \(event.requestID)::text, \(details)::jsonb)
+                SELECT timestamptz '2000-01-01 00:00:00+00' + r.micros * interval '1 microsecond',
+                       r.actor, r.action, r.user_id, r.subject, r.request_id, r.details
+                FROM jsonb_to_recordset(\(json)::jsonb) AS r(
+                    index integer, micros bigint, actor text, action text, user_id text, subject text, request_id text, details jsonb)
+                ORDER BY r.index
                 RETURNING sequence
                 """
             )
-            guard let row = rows.first else {
-                throw StoreError(.corrupt, "The audit event's insert returned no sequence number.")
+            var sequences: [Int64] = []
+            for row in inserted {
+                sequences.append(try RowReader(row, record: "audit event")("sequence", as: Int64.self))
             }
-            return try RowReader(row, record: "audit event")("sequence", as: Int64.self)
+            guard sequences.count == count else {
+                throw StoreError(
+                    .corrupt,
+                    "Inserting \(count) audit events returned \(sequences.count) sequence numbers."
+                )
+            }
+            return sequences.sorted()
         }
-        var appended = event
-        appended.sequence = sequence
-        return appended
     }
 
     public func auditEvents(after: Int64, limit: Int, userID: String?) async throws(StoreError) -> [AuditEvent] {
@@ -52,5 +82,100 @@ extension PostgresPasskeyStore {
             events.append(try AuditEvent(row))
         }
         return events
+    }
+}
+
+/// An audit event as one element of the JSON array that `jsonb_to_recordset` reads. The time is in microseconds
+/// since 2000-01-01, truncated, exactly as PostgresNIO binds a `Date` to a `timestamptz`.
+private struct AuditRow: Encodable {
+    let index: Int
+    let micros: Int64
+    let actor: String
+    let action: String
+    let user_id: String?
+    let subject: String?
+    let request_id: String?
+    let details: [String: String]
+
+    private static let postgresEpoch = Date(timeIntervalSince1970: 946_684_800)
+
+    init(index: Int, event: AuditEvent) {
+        self.index = index
+        micros = Int64(event.time.timeIntervalSince(Self.postgresEpoch) * 1_000_000)
+        actor = event.actor
+        action = event.action
+        user_id = event.userID
+        subject = event.subject
+        request_id = event.requestID
+        details = event.details
+    }
+}
+
+/// The audit events waiting to be written by this store, and whether a writer is at work. The first append that
+/// finds no writer becomes it: it writes everything queued, in arrival order, batch after batch, until the queue
+/// is empty; appends that arrive meanwhile wait for the batch that takes them.
+final class AuditLogWriter: Sendable {
+    private struct Waiting {
+        let event: AuditEvent
+        let continuation: CheckedContinuation<Int64, any Error>
+    }
+
+    private struct State {
+        var queue: [Waiting] = []
+        var writing = false
+    }
+
+    /// The most events one statement writes.
+    static let batchLimit = 256
+
+    private let state = Mutex(State())
+
+    /// Queues `event` and returns its sequence number once a batch that holds it has committed.
+    func append(
+        _ event: AuditEvent,
+        insert: @escaping @Sendable ([AuditEvent]) async throws(StoreError) -> [Int64]
+    ) async throws -> Int64 {
+        try await withCheckedThrowingContinuation { continuation in
+            let startWriter = state.withLock { state in
+                state.queue.append(Waiting(event: event, continuation: continuation))
+                guard !state.writing else { return false }
+                state.writing = true
+                return true
+            }
+            if startWriter {
+                // Not a child of the caller's task: a cancelled request must not cancel the others' batch.
+                Task { await self.write(insert) }
+            }
+        }
+    }
+
+    private func write(_ insert: @Sendable ([AuditEvent]) async throws(StoreError) -> [Int64]) async {
+        while true {
+            let batch: [Waiting] = state.withLock { state in
+                let batch = Array(state.queue.prefix(Self.batchLimit))
+                state.queue.removeFirst(batch.count)
+                if batch.isEmpty { state.writing = false }
+                return batch
+            }
+            guard !batch.isEmpty else { return }
+            do {
+                let sequences = try await insert(batch.map(\.event))
+                for (waiting, sequence) in zip(batch, sequences) { waiting.continuation.resume(returning: sequence) }
+            } catch {
+                guard batch.count > 1, error.code != .unavailable else {
+                    for waiting in batch { waiting.continuation.resume(throwing: error) }
+                    continue
+                }
+                // One event's failure must not fail the others: each is tried again on its own.
+                for waiting in batch {
+                    do {
+                        let sequence = try await insert([waiting.event])
+                        waiting.continuation.resume(returning: sequence[0])
+                    } catch {
+                        waiting.continuation.resume(throwing: error)
+                    }
+                }
+            }
+        }
     }
 }

@@ -11,7 +11,8 @@ import PostgresNIO
 ///   transaction, so that counting the live credentials, checking the name and inserting cannot interleave with
 ///   another process doing the same for that user; a partial unique index keeps active names unique regardless;
 /// - audit events take their sequence numbers under a transaction-scoped advisory lock, so they become visible in
-///   sequence order and a reader paging by sequence never skips one that commits late.
+///   sequence order and a reader paging by sequence never skips one that commits late; the events that a process
+///   appends while the lock is held are written together afterwards, in one transaction.
 ///
 /// ## Lifecycle
 /// ``connect(url:)`` opens one connection, applies the schema's migrations (see ``schemaVersion``) and closes it,
@@ -28,6 +29,8 @@ public final class PostgresPasskeyStore: PasskeyStore {
 
     public let configuration: Configuration
     let client: PostgresClient
+    /// Audit events waiting to be written, in batches (see ``appendAuditEvent(_:)``).
+    let auditLog = AuditLogWriter()
     private let runner: Task<Void, Never>
 
     private init(configuration: Configuration) {

@@ -21,8 +21,12 @@ actor SQLiteConnectionLease {
     }
 
     /// Opens a connection to the file at `path` on a thread pool of its own and applies the connection
-    /// settings: the busy timeout, foreign keys, WAL.
-    static func open(path: String, busyTimeout: Duration) async throws(StoreError) -> SQLiteConnectionLease {
+    /// settings: the busy timeout, foreign keys, WAL, and when commits reach the disk.
+    static func open(
+        path: String,
+        busyTimeout: Duration,
+        durability: SQLitePasskeyStore.Durability
+    ) async throws(StoreError) -> SQLiteConnectionLease {
         let threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
         let connection: SQLiteConnection
@@ -51,6 +55,7 @@ actor SQLiteConnectionLease {
                             + "Keep it on a local file system, not a network share."
                     )
                 }
+                try await session.execute("PRAGMA synchronous = \(durability.synchronous)")
             }
         } catch {
             await lease.close()

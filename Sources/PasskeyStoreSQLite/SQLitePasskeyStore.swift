@@ -14,14 +14,35 @@ import SQLiteNIO
 /// version of the code migrated. The process must call ``close()`` on shutdown: it waits for the operation in
 /// progress, then closes the file, so the last transaction is on disk and the `-wal` file is folded back.
 ///
-/// Every operation holds the store's one connection for all its statements, and every compare-and-set runs in
-/// a `BEGIN IMMEDIATE` transaction, which takes SQLite's write lock before it reads. So racing callers are
-/// serialised whether they share this store, use two stores on the same file, or run in two processes
-/// (then a writer waits up to the busy timeout for the other's transaction). The file must be on a local file
-/// system: SQLite's locks do not work reliably on network shares.
+/// Every operation holds the store's one connection for all its statements, and every compare-and-set is either
+/// one writing statement or a `BEGIN IMMEDIATE` transaction: both take SQLite's write lock before they read. So
+/// racing callers are serialised whether they share this store, use two stores on the same file, or run in two
+/// processes (then a writer waits up to the busy timeout for the other's transaction). The file must be on a local
+/// file system: SQLite's locks do not work reliably on network shares.
 public final class SQLitePasskeyStore: PasskeyStore {
     /// The schema version this code creates and understands.
     public static var schemaVersion: Int { Migrations.all.last?.version ?? 0 }
+    /// When a committed transaction reaches the disk (SQLite's `synchronous` setting, in WAL mode).
+    public enum Durability: Sendable, Hashable {
+        /// Commits are written to the write-ahead log and synced to the disk only at checkpoints
+        /// (`synchronous = NORMAL`, which SQLite suggests for most applications in WAL mode). A crash of the
+        /// process loses nothing; a power failure or an operating-system crash may roll back the transactions
+        /// committed since the last checkpoint, leaving the database consistent. Each commit costs no `fsync`,
+        /// which is what lets one connection commit thousands of times a second.
+        case checkpoint
+        /// Every commit is synced to the disk before it returns (`synchronous = FULL`): nothing committed is lost
+        /// on a power failure, and each commit waits for an `fsync` (milliseconds on many disks) while holding
+        /// the store's only connection, so the store commits a few hundred times a second at most.
+        case everyCommit
+
+        var synchronous: String {
+            switch self {
+            case .checkpoint: "NORMAL"
+            case .everyCommit: "FULL"
+            }
+        }
+    }
+
     /// The oldest SQLite library the store works with: 3.37 brings STRICT tables (3.35, `RETURNING`).
     static let minimumLibraryVersion: Int32 = 3_037_000
 
@@ -45,18 +66,21 @@ public final class SQLitePasskeyStore: PasskeyStore {
     ///     needs write access to the directory.
     ///   - busyTimeout: How long an operation waits for another connection's write transaction before it fails
     ///     with `.unavailable`.
+    ///   - durability: When commits reach the disk: at checkpoints (the default), or on every commit.
     /// - Throws: `.unavailable` when the file cannot be opened or written (the reason says what to check), or when
     ///   a newer version of the code migrated it; `.corrupt` when it is not an SQLite database.
     public static func open(
         path: String,
-        busyTimeout: Duration = .seconds(5)
+        busyTimeout: Duration = .seconds(5),
+        durability: Durability = .checkpoint
     ) async throws(StoreError) -> SQLitePasskeyStore {
-        try await open(path: path, busyTimeout: busyTimeout, migrations: Migrations.all)
+        try await open(path: path, busyTimeout: busyTimeout, durability: durability, migrations: Migrations.all)
     }
 
     static func open(
         path: String,
         busyTimeout: Duration,
+        durability: Durability = .checkpoint,
         migrations: [Migration]
     ) async throws(StoreError) -> SQLitePasskeyStore {
         guard !path.isEmpty, path != ":memory:" else {
@@ -68,7 +92,7 @@ public final class SQLitePasskeyStore: PasskeyStore {
                 "SQLite \(SQLiteConnection.libraryVersionString()) is too old for the store: it needs 3.37 or later."
             )
         }
-        let lease = try await SQLiteConnectionLease.open(path: path, busyTimeout: busyTimeout)
+        let lease = try await SQLiteConnectionLease.open(path: path, busyTimeout: busyTimeout, durability: durability)
         do {
             let applied = try await Migrator(path: path, migrations: migrations).migrate(lease)
             return SQLitePasskeyStore(path: path, lease: lease, migrationsApplied: applied)
@@ -195,13 +219,8 @@ public final class SQLitePasskeyStore: PasskeyStore {
     // MARK: Flows
 
     public func createFlow(_ flow: FlowRecord) async throws(StoreError) {
-        try await lease.withTransaction { session in
-            guard try await Self.flow(session, id: flow.id) == nil else {
-                throw StoreError(.duplicate, "A flow with id \(flow.id) exists.")
-            }
-            if let userID = flow.userID, try await Self.user(session, where: "id = ?", Bind.text(userID)) == nil {
-                throw StoreError(.notFound, "No user \(userID) for the flow.")
-            }
+        // One statement: the primary key refuses an id in use (.duplicate), the foreign key a missing user (.notFound).
+        try await lease.withSession { session in
             try await session.execute(
                 "INSERT INTO flows (\(FlowRows.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 FlowRows.binds(flow)
@@ -221,13 +240,34 @@ public final class SQLitePasskeyStore: PasskeyStore {
     ) async throws(StoreError)
         -> FlowRecord?
     {
-        try await lease.withTransaction { session in
-            guard let flow = try await Self.flow(session, id: id), expectedStatuses.contains(flow.status),
-                flow.expiresAt > time
-            else { return nil }
-            let updated = update.applied(to: flow, at: time)
-            try await Self.write(session, updated)
-            return updated
+        // One conditional UPDATE, which takes the write lock before it reads (as every writing statement does), and
+        // sets the columns as ``FlowUpdate/applied(to:at:)`` does: unset members keep their column, `clearChallenge`
+        // clears the challenge before a new one is set.
+        guard !expectedStatuses.isEmpty else { return nil }
+        let statuses = expectedStatuses.map(\.rawValue).sorted()
+        let binds: [SQLiteData] =
+            [
+                Bind.text(update.status?.rawValue), Bind.bytes(update.challengeHash), Bind.bool(update.clearChallenge),
+                Bind.date(update.challengeExpiresAt), Bind.bytes(update.resultTokenHash),
+                Bind.date(update.resultExpiresAt),
+                Bind.bytes(update.payload), Bind.date(time), Bind.text(id),
+            ] + statuses.map { Bind.text($0) }
+        return try await lease.withSession { session in
+            try await session.rows(
+                """
+                UPDATE flows SET
+                    status = coalesce(?1, status),
+                    challenge_hash = CASE WHEN ?2 IS NOT NULL THEN ?2 WHEN ?3 THEN NULL ELSE challenge_hash END,
+                    challenge_expires_at = CASE WHEN ?4 IS NOT NULL THEN ?4 WHEN ?3 THEN NULL ELSE challenge_expires_at END,
+                    result_token_hash = coalesce(?5, result_token_hash),
+                    result_expires_at = coalesce(?6, result_expires_at),
+                    payload = coalesce(?7, payload),
+                    updated_at = ?8
+                WHERE id = ?9 AND expires_at > ?8 AND status IN (\(statuses.indices.map { "?\($0 + 10)" }.joined(separator: ", ")))
+                RETURNING \(FlowRows.columns)
+                """,
+                binds
+            ).first.map(FlowRows.decode)
         }
     }
 

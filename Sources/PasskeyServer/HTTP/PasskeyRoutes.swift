@@ -114,15 +114,14 @@ public enum PasskeyRoutes {
             },
             Route(.post, "/v1/client/registrations/{registrationAttemptId}/complete", .client) { request, _, call in
                 // The token is checked before the body is read, so a caller without one learns nothing from validation.
-                _ = try await s.authorizeClient(
+                let flow = try await s.authorizeClient(
                     flowID: try call.parameter("registrationAttemptId"),
                     token: call.bearerToken,
                     kind: .registration
                 )
                 return JSONBody.response(
                     try await s.completeRegistration(
-                        flowID: try call.parameter("registrationAttemptId"),
-                        clientToken: call.bearerToken,
+                        flow: flow,
                         request: try await call.body(CompleteRegistrationRequest.self, request),
                         by: call.caller
                     ),
@@ -141,15 +140,14 @@ public enum PasskeyRoutes {
                 request,
                 _,
                 call in
-                _ = try await s.authorizeClient(
+                let flow = try await s.authorizeClient(
                     flowID: try call.parameter("biometricPasskeySessionId"),
                     token: call.bearerToken,
                     kind: .authentication
                 )
                 return JSONBody.response(
                     try await s.completeAuthentication(
-                        flowID: try call.parameter("biometricPasskeySessionId"),
-                        clientToken: call.bearerToken,
+                        flow: flow,
                         request: try await call.body(CompleteAuthenticationRequest.self, request),
                         by: call.caller
                     )

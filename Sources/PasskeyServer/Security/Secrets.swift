@@ -3,9 +3,19 @@ import WebAuthn
 
 /// Random secrets (challenges, tokens, ids) and their stored form, a SHA-256 hash.
 enum Secrets {
+    /// `count` bytes from the system's secure generator, taken eight at a time (each draw is a system call).
     static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        while bytes.count < count {
+            var word = generator.next()
+            for _ in 0..<min(8, count - bytes.count) {
+                bytes.append(UInt8(truncatingIfNeeded: word))
+                word >>= 8
+            }
+        }
+        return bytes
     }
 
     /// A bearer token: a prefix that names its kind (helping secret scanners), then 32 random bytes.

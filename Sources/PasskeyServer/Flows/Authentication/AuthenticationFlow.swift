@@ -92,13 +92,12 @@ extension PasskeyService {
         }
     }
 
+    /// Completes the sign-in of `flow`, which ``authorizeClient(flowID:token:kind:)`` returned for this request.
     func completeAuthentication(
-        flowID: String,
-        clientToken: String?,
+        flow: FlowRecord,
         request: CompleteAuthenticationRequest,
         by caller: Caller
     ) async throws(APIError) -> CompleteAuthenticationResponse {
-        let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: .authentication)
         let state = try decodePayload(AuthenticationState.self, from: flow)
         let credentialKey = "credential:" + request.credential.rawId.base64URL
         let ipKey = "ip:" + (caller.clientIP ?? "unknown")

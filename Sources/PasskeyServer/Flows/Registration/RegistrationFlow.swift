@@ -112,13 +112,12 @@ extension PasskeyService {
         }
     }
 
+    /// Completes the registration of `flow`, which ``authorizeClient(flowID:token:kind:)`` returned for this request.
     func completeRegistration(
-        flowID: String,
-        clientToken: String?,
+        flow: FlowRecord,
         request: CompleteRegistrationRequest,
         by caller: Caller
     ) async throws(APIError) -> CredentialResponse {
-        let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: .registration)
         let state = try decodePayload(RegistrationState.self, from: flow)
         let requestedName = try (request.name ?? state.credentialName).map { name throws(APIError) in
             try CredentialName(name)

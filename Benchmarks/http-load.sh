@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# Complete passkey ceremonies per second over real HTTP, on SQLite and on PostgreSQL (see docs/benchmarks.md).
+#
+#   Benchmarks/http-load.sh [options]
+#
+#   --stores "sqlite postgres"        which stores to measure (default: both)
+#   --kinds "signin registration"     which ceremonies (default: both)
+#   --concurrency "8 32"              virtual clients, one run per level (default: 8 32)
+#   --duration SECONDS                measured time of each run (default 20)
+#   --warmup SECONDS                  unmeasured time before it (default 5)
+#   --users N                         users registered before each sign-in run (default 256)
+#   --postgres-durable on|off         fsync and synchronous commit in the benchmark's PostgreSQL (default on)
+#   --results DIR                     keep the JSON results and server logs here (default: a temporary folder)
+#   --no-build                        use the release binaries already built
+#   --server PATH                     run this passkeys binary instead of the one built (to compare two versions)
+#   --tag TEXT                        add "(TEXT)" to the store's name in the tables
+#
+# It builds `passkeys` and `CeremonyLoad` in release mode (in Benchmarks/.build), starts `passkeys serve` on
+# 127.0.0.1 with a fresh SQLite file in a temporary folder, runs CeremonyLoad for each kind and concurrency
+# level, stops the server, then does the same on PostgreSQL (a cluster of its own in Benchmarks/.build, made by
+# scripts/postgres.sh, in a fresh schema), stops everything and prints the results as Markdown tables.
+# Every request goes to 127.0.0.1 only, and every run is bounded in time and in requests.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+
+stores="sqlite postgres"
+kinds="signin registration"
+levels="8 32"
+duration=20
+warmup=5
+users=256
+durable=on
+results=""
+build=1
+server_binary=""
+tag=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --stores) stores=$2; shift 2 ;;
+        --kinds) kinds=$2; shift 2 ;;
+        --concurrency) levels=$2; shift 2 ;;
+        --duration) duration=$2; shift 2 ;;
+        --warmup) warmup=$2; shift 2 ;;
+        --users) users=$2; shift 2 ;;
+        --postgres-durable) durable=$2; shift 2 ;;
+        --results) results=$2; shift 2 ;;
+        --no-build) build=0; shift ;;
+        --server) server_binary=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
+        --tag) tag=" ($2)"; shift 2 ;;
+        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "http-load.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+
+note() { echo "http-load.sh: $*" >&2; }
+
+cd "$here"
+if [ "$build" = 1 ]; then
+    note "building passkeys and CeremonyLoad in release mode (the first build takes a while)"
+    swift build -c release --product passkeys >&2
+    swift build -c release --product CeremonyLoad >&2
+fi
+bin=$(swift build -c release --show-bin-path)
+[ -x "$bin/passkeys" ] && [ -x "$bin/CeremonyLoad" ] || { note "the release binaries are missing: build without --no-build"; exit 1; }
+passkeys=${server_binary:-$bin/passkeys}
+[ -x "$passkeys" ] || { note "$passkeys is not an executable"; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/passkeys-http-load.XXXXXX")
+if [ -z "$results" ]; then results=$work/results; fi
+mkdir -p "$results"
+server_pid=""
+pg_dir=$here/.build/postgres-bench
+pg_started=0
+pg_schema=""
+
+stop_server() {
+    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+        kill -TERM "$server_pid"
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    server_pid=""
+}
+
+cleanup() {
+    stop_server
+    if [ "$pg_started" = 1 ]; then
+        if [ -n "$pg_schema" ]; then psql_admin -c "DROP SCHEMA IF EXISTS $pg_schema CASCADE" >/dev/null 2>&1 || true; fi
+        "$repo/scripts/postgres.sh" stop "$pg_dir" >/dev/null 2>&1 || true
+    fi
+    rm -rf "$work/server.sqlite" "$work/server.sqlite-wal" "$work/server.sqlite-shm"
+    if [ "$results" != "$work/results" ]; then rm -rf "$work"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+api_key=bench-$(od -An -N 16 -tx1 /dev/urandom | tr -d ' \n')
+# The client API's per-IP rate limit would stop one load generator on 127.0.0.1 at once.
+cat >"$work/config.json" <<'EOF'
+{ "limits": { "clientRequestsPerMinute": 1000000000, "failedAssertionsPerIP": 1000000000, "failedAssertionsPerCredential": 1000000000 } }
+EOF
+
+free_port() {
+    local port=18080
+    while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
+    echo "$port"
+}
+
+# start_server DATABASE-URL LOG: runs passkeys serve in the background and waits for /health.
+start_server() {
+    port=$(free_port)
+    "$passkeys" serve --port "$port" --database "$1" --api-key "$api_key" --config "$work/config.json" >"$2" 2>&1 &
+    server_pid=$!
+    for _ in $(seq 1 100); do
+        if curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1; then return 0; fi
+        kill -0 "$server_pid" 2>/dev/null || { tail -n 20 "$2" >&2; note "the server did not start"; exit 1; }
+        sleep 0.2
+    done
+    note "the server did not answer /health within 20 s"
+    exit 1
+}
+
+run_number=0
+
+# fresh_database STORE: prints the URL of an empty database for the next run (a new SQLite file, or a new
+# PostgreSQL schema), so that no run inherits the rows of the one before.
+fresh_database() {
+    case "$1" in
+    sqlite)
+        rm -f "$work/server.sqlite" "$work/server.sqlite-wal" "$work/server.sqlite-shm"
+        echo "sqlite:$work/server.sqlite"
+        ;;
+    postgres)
+        if [ -n "$pg_schema" ]; then psql_admin -c "DROP SCHEMA $pg_schema CASCADE" >/dev/null; fi
+        pg_schema=bench_$(od -An -N 4 -tx1 /dev/urandom | tr -d ' \n')
+        psql_admin -c "CREATE SCHEMA $pg_schema AUTHORIZATION passkeys" >/dev/null
+        echo "$pg_url?search_path=$pg_schema"
+        ;;
+    esac
+}
+
+run_store() {  # run_store STORE LABEL [DATABASE-PID]
+    local store=$1 label=$2 database_pid=${3:-} url name
+    for kind in $kinds; do
+        for level in $levels; do
+            run_number=$((run_number + 1))
+            name=$(printf '%02d' "$run_number")-$store-$kind-$level
+            fresh_database "$store" >"$work/url"
+            url=$(cat "$work/url")
+            start_server "$url" "$results/$name.server.log"
+            note "$label, $kind, $level clients (server pid $server_pid, port $port)"
+            extra=()
+            if [ -n "$database_pid" ]; then extra=(--database-pid "$database_pid"); fi
+            "$bin/CeremonyLoad" run --url "http://127.0.0.1:$port" --api-key "$api_key" --kind "$kind" \
+                --concurrency "$level" --duration "$duration" --warmup "$warmup" --users "$users" \
+                --server-pid "$server_pid" --label "$label" --json "$results/$name.json" "${extra[@]}" >&2
+            stop_server
+        done
+    done
+}
+
+psql_admin() {
+    PGPASSWORD=$(cat "$pg_dir/superuser-password") PGOPTIONS="-c client_min_messages=warning" "$psql_bin" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$pg_port" \
+        -U postgres -d passkeys "$@"
+}
+
+for store in $stores; do
+    case "$store" in
+    sqlite)
+        run_store sqlite "SQLite$tag"
+        ;;
+    postgres)
+        pg_url=$("$repo/scripts/postgres.sh" start "$pg_dir" | tail -n 1)
+        pg_started=1
+        pg_port=$(cat "$pg_dir/port")
+        psql_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/psql
+        if [ "$durable" = on ]; then
+            # scripts/postgres.sh makes a cluster for tests, without durability: the benchmark wants it as deployed.
+            psql_admin -c "ALTER SYSTEM SET fsync = on" -c "ALTER SYSTEM SET synchronous_commit = on" \
+                -c "ALTER SYSTEM SET full_page_writes = on" -c "SELECT pg_reload_conf()" >/dev/null
+        else
+            psql_admin -c "ALTER SYSTEM RESET ALL" -c "SELECT pg_reload_conf()" >/dev/null
+        fi
+        note "PostgreSQL: $(psql_admin -At -c "SELECT 'fsync=' || current_setting('fsync') || ', synchronous_commit=' || current_setting('synchronous_commit') || ', ' || split_part(version(), ' on ', 1)")"
+        postmaster=$(ss -ltnpH "sport = :$pg_port" 2>/dev/null | grep -o 'pid=[0-9]*' | head -n 1 | cut -d= -f2 || true)
+        run_store postgres "PostgreSQL$tag" "$postmaster"
+        psql_admin -c "DROP SCHEMA $pg_schema CASCADE" >/dev/null
+        pg_schema=""
+        ;;
+    *) note "unknown store $store (sqlite or postgres)"; exit 2 ;;
+    esac
+done
+
+echo
+echo "$(date -u +%Y-%m-%d), $(nproc) CPUs ($(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)), $(swift --version 2>/dev/null | head -n 1)"
+echo
+"$bin/CeremonyLoad" table $(ls "$results"/*.json)
+note "results and server logs: $results"
