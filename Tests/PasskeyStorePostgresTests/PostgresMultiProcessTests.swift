@@ -24,6 +24,20 @@ struct PostgresMultiProcessTests {
         }
     }
 
+    /// Runs 50 attempts at once, alternating between the stores, and counts those that succeeded.
+    static func winners(
+        across stores: [PostgresPasskeyStore],
+        _ attempt: @escaping @Sendable (PostgresPasskeyStore) async throws -> Bool
+    ) async throws -> Int {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<50 {
+                let store = stores[index % stores.count]
+                group.addTask { try await attempt(store) }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+    }
+
     @Test("50 consumers of one challenge across two stores: exactly one succeeds")
     func consumeChallengeRace() async throws {
         try await withTwoStores("challenge") { stores in
@@ -42,14 +56,9 @@ struct PostgresMultiProcessTests {
                 payload: []
             )
             try await stores[0].createFlow(flow)
-            let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
-                for index in 0..<50 {
-                    let store = stores[index % 2]
-                    group.addTask {
-                        try await store.consumeChallenge(flowID: flow.id, challengeHash: challenge, at: Self.now) != nil
-                    }
-                }
-                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            let flowID = flow.id
+            let winners = try await Self.winners(across: stores) { store in
+                try await store.consumeChallenge(flowID: flowID, challengeHash: challenge, at: Self.now) != nil
             }
             #expect(winners == 1)
             let after = try await stores[1].flow(id: flow.id)
@@ -75,14 +84,9 @@ struct PostgresMultiProcessTests {
                 payload: []
             )
             try await stores[0].createFlow(flow)
-            let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
-                for index in 0..<50 {
-                    let store = stores[index % 2]
-                    group.addTask {
-                        try await store.redeemResult(flowID: flow.id, resultTokenHash: token, at: Self.now) != nil
-                    }
-                }
-                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            let flowID = flow.id
+            let winners = try await Self.winners(across: stores) { store in
+                try await store.redeemResult(flowID: flowID, resultTokenHash: token, at: Self.now) != nil
             }
             #expect(winners == 1)
         }
