@@ -49,7 +49,7 @@ public enum PasskeysTool {
     public static func run(_ arguments: [String], environment: CommandEnvironment = .process) async -> CommandResult {
         let command: any ParsableCommand
         do {
-            command = try PasskeysCommand.parseAsRoot(arguments)
+            command = try PasskeysCommand.parseAsRoot(Base64URLArguments.normalize(arguments))
         } catch {
             return result(for: error)
         }

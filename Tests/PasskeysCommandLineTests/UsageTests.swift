@@ -105,6 +105,28 @@ struct UsageTests {
         await expectUsage(Self.authentication + ["--user-handle", "a/b"], mentioning: "--user-handle")
     }
 
+    /// One base64url value in 64 starts with `-`; `-h…` must not be read as the help flag, nor `-x…` as options.
+    @Test(arguments: ["--challenge", "--credential-id", "--user-handle"])
+    func base64URLValuesStartingWithADash(_ option: String) async {
+        let result = await passkeys(Self.replacing(option, with: "-hAAAA", Self.authentication))
+        #expect(result.exitCode == CommandResult.failure, "\(result.standardOutput)\(result.standardError)")
+        #expect(!result.standardOutput.contains("USAGE:"))
+        #expect(result.standardOutput.contains("missing.json"))
+    }
+
+    @Test func deletingAKeyWhoseIDStartsWithADash() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = directory.url.appendingPathComponent("keys.json").path
+        for arguments in [
+            ["keys", "delete", "-hAAAA", "--key-store", store], ["keys", "delete", "--key-store", store, "-hAAAA"],
+        ] {
+            let result = await passkeys(arguments)
+            #expect(result.exitCode == CommandResult.failure, "\(arguments): \(result.standardOutput)")
+            #expect(result.standardError.contains("PASSKEY_NOT_FOUND"), "\(arguments)")
+        }
+    }
+
     @Test func unusableTrustAnchor() async throws {
         await expectUsage(Self.registration + ["--trust-anchor", "no-such-roots.pem"], mentioning: "no such file")
         let directory = try TemporaryDirectory()
