@@ -14,6 +14,7 @@ public enum PasskeyApplication {
                 try await route.respond(request, context, service: service)
             }
         }
+        WebPages(service: service).register(on: router)
         return router
     }
 

@@ -2,8 +2,8 @@ import Foundation
 
 extension ServerConfiguration {
     /// The configuration `passkeys serve` runs with: the file (if any), then environment variables
-    /// (`PASSKEYS_DATABASE`, `PASSKEYS_PORT`, `PASSKEYS_HOST`, `PASSKEYS_API_KEY`), then the flags given — each
-    /// overriding the one before — validated.
+    /// (`PASSKEYS_DATABASE`, `PASSKEYS_PORT`, `PASSKEYS_HOST`, `PASSKEYS_API_KEY`, `PASSKEYS_SESSION_SECRET`), then
+    /// the flags given — each overriding the one before — validated.
     public static func load(
         file: String?,
         environment: [String: String],
@@ -37,6 +37,7 @@ extension ServerConfiguration {
         }
         if let value = host ?? environment["PASSKEYS_HOST"] { configuration.host = value }
         if let value = database ?? environment["PASSKEYS_DATABASE"] { configuration.database = value }
+        if let value = environment["PASSKEYS_SESSION_SECRET"] { configuration.web.sessionSecret = value }
         if let value = apiKey ?? environment["PASSKEYS_API_KEY"] {
             configuration.apiKeys.removeAll { $0.name == "command-line" }
             configuration.apiKeys.append(APIKey(name: "command-line", key: value))

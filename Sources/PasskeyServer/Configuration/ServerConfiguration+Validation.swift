@@ -110,6 +110,12 @@ extension ServerConfiguration {
         guard (1024...(16 * 1024 * 1024)).contains(limits.maxRequestBodyBytes) else {
             throw ConfigurationError(field: "limits.maxRequestBodyBytes", "must be 1 KiB to 16 MiB")
         }
+        if let secret = web.sessionSecret, secret.utf8.count < 32 {
+            throw ConfigurationError(field: "web.sessionSecret", "must be at least 32 characters")
+        }
+        guard (60...2_592_000).contains(web.sessionLifetime) else {
+            throw ConfigurationError(field: "web.sessionLifetime", "must be 60 to 2592000 seconds")
+        }
     }
 
     static func validateOrigin(

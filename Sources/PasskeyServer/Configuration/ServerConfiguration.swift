@@ -22,6 +22,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var policy: Policy
     public var expiries: Expiries
     public var limits: Limits
+    public var web: Web
 
     public struct AppleApp: Sendable, Codable, Equatable {
         public var teamId: String
@@ -101,6 +102,21 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         public init() {}
     }
 
+    /// The web pages the server serves besides its API.
+    public struct Web: Sendable, Codable, Equatable {
+        /// The demo at `/` and the account page at `/account`: sign-up and sign-in in a browser, with the server
+        /// acting as its own integrator.
+        public var demo = true
+        /// The operator console at `/console`; an operator signs in to it with a backend API key.
+        public var console = true
+        /// The key that signs the pages' session cookies (at least 32 characters). Without it a random key is made
+        /// at start, so sessions end when the server restarts; servers sharing a database need the same key.
+        public var sessionSecret: String?
+        /// How long a signed-in session lasts, in seconds.
+        public var sessionLifetime = 43_200
+        public init() {}
+    }
+
     /// A working local instance: rpId `localhost`, origin `http://localhost:<port>`, SQLite in the current folder.
     public init(port: Int = 8080) {
         rpId = "localhost"
@@ -116,6 +132,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         policy = Policy()
         expiries = Expiries()
         limits = Limits()
+        web = Web()
     }
 }
 
@@ -149,7 +166,7 @@ extension ServerConfiguration {
     }
 
     /// Members that may appear although the defaults leave them out.
-    private static let optionalMembers: Set<String> = ["policy.authenticatorAttachment"]
+    private static let optionalMembers: Set<String> = ["policy.authenticatorAttachment", "web.sessionSecret"]
     /// Maps whose keys are data (attestation formats), not settings.
     private static let openMaps: Set<String> = ["policy.trustAnchors"]
     /// The members of the objects in list settings (the defaults' lists are empty, so they cannot show them).

@@ -137,3 +137,22 @@ extension APIError {
         "The passkey used belongs to another user than this session's."
     )
 }
+
+// The web pages' own refusals.
+extension APIError {
+    static let userNameTaken = Self(
+        "USER_NAME_TAKEN",
+        .conflict,
+        "An account with this user name exists; sign in, or choose another name."
+    )
+    static let csrfTokenInvalid = Self(
+        "CSRF_TOKEN_INVALID",
+        .forbidden,
+        "The form or request did not carry this page's CSRF token; reload the page and try again."
+    )
+    static let signInRequired = Self(
+        "SIGN_IN_REQUIRED",
+        .unauthorized,
+        "Sign in first; the session is missing or has ended."
+    )
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Hummingbird
+
+/// `/account`: the signed-in user's passkeys — rename, delete after a confirmation, add another — and sign-out.
+/// Renaming and deleting are plain forms, so they work without JavaScript.
+extension WebPages {
+    func registerAccount(on router: Router<PasskeyRequestContext>) {
+        router.get("/account") { request, context in
+            try await page(request, context) { call throws(APIError) in
+                try await accountPage(call)
+            }
+        }
+        router.post("/account/passkeys/{credentialId}/rename") { request, context in
+            try await page(request, context) { call throws(APIError) in
+                let credential = try await ownCredential(call)
+                do throws(APIError) {
+                    _ = try await service.renameCredential(
+                        id: credential.credentialId,
+                        request: .init(name: call.form["name"] ?? ""),
+                        by: call.caller("user:\(credential.userId)")
+                    )
+                } catch {
+                    return try await accountPage(call, problem: error.message, status: error.status)
+                }
+                return Self.redirect("/account?done=renamed")
+            }
+        }
+        router.get("/account/passkeys/{credentialId}/delete") { request, context in
+            try await page(request, context) { call throws(APIError) in
+                let credential = try await ownCredential(call)
+                let count = try await service.listCredentials(userID: credential.userId).credentials.count
+                return templates.page(
+                    "confirm-delete",
+                    layoutValues(call) + [
+                        "name": credential.name, "credentialId": credential.credentialId, "isLast": count == 1,
+                    ]
+                )
+            }
+        }
+        router.post("/account/passkeys/{credentialId}/delete") { request, context in
+            try await page(request, context) { call throws(APIError) in
+                let credential = try await ownCredential(call)
+                try await service.revokeCredential(
+                    id: credential.credentialId,
+                    by: call.caller("user:\(credential.userId)")
+                )
+                return Self.redirect("/account?done=deleted")
+            }
+        }
+        router.post("/sign-out") { request, context in
+            try await page(request, context) { call throws(APIError) in
+                var session = WebSession.anonymous(lifetime: cookies.lifetime, now: call.now)
+                session.operatorName = call.session.operatorName
+                call.session = session
+                return Self.redirect("/")
+            }
+        }
+    }
+
+    static let notices = [
+        "welcome": "Your account is ready: you signed up with a passkey.",
+        "added": "Passkey added.", "renamed": "Passkey renamed.", "deleted": "Passkey deleted.",
+    ]
+
+    private func accountPage(
+        _ call: WebCall,
+        problem: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws(APIError) -> Response {
+        let user = try call.signedInUser()
+        let credentials = try await service.listCredentials(userID: user.id).credentials
+        let passkeys: [[String: Any]] = credentials.map { credential in
+            [:] + [
+                "credentialId": credential.credentialId, "name": credential.name,
+                "kindLabel": credential.kind == "synced" ? "Synced" : "Device-bound",
+                "authenticator": credential.authenticatorName ?? "Unknown authenticator",
+                "createdISO": Self.iso(credential.createdAt), "created": Self.readable(credential.createdAt),
+                "lastUsedISO": credential.lastUsedAt.map(Self.iso),
+                "lastUsed": credential.lastUsedAt.map(Self.readable),
+                "csrfToken": call.csrfToken,
+            ]
+        }
+        return templates.page(
+            "account",
+            layoutValues(call) + [
+                "userName": user.name, "passkeys": passkeys,
+                "notice": (problem == nil ? call.query("done").flatMap { Self.notices[$0] } : nil),
+                "problem": problem,
+            ],
+            status: status
+        )
+    }
+
+    /// The credential named in the path, when it belongs to the signed-in user (else "not found", so that
+    /// nobody learns about other users' credentials).
+    private func ownCredential(_ call: WebCall) async throws(APIError) -> CredentialResponse {
+        let user = try call.signedInUser()
+        let id = call.context.parameters.get("credentialId") ?? ""
+        guard let credential = try? await service.credential(id: id), credential.userId == user.id,
+            credential.status == "active"
+        else {
+            throw APIError.credentialNotFound
+        }
+        return credential
+    }
+
+    static func iso(_ date: Date) -> String { date.formatted(.iso8601) }
+
+    static func readable(_ date: Date) -> String {
+        date.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: .gmt)) + " UTC"
+    }
+}

@@ -1,0 +1,181 @@
+import Crypto
+import Foundation
+import Hummingbird
+import PasskeyStorage
+import WebAuthn
+
+/// The demo's integrator side, as an integrator's own server would be: it starts flows, checks that the browser
+/// finished the one it started, redeems sign-in results, and keeps the signed-in user in the session cookie.
+extension WebPages {
+    struct SignUpRequest: Decodable, Sendable {
+        let userName: String
+        let displayName: String?
+    }
+
+    struct SignInRequest: Decodable, Sendable {
+        let userName: String?
+    }
+
+    struct AddPasskeyRequest: Decodable, Sendable {
+        let name: String?
+    }
+
+    struct FinishRegistrationRequest: Decodable, Sendable {
+        let registrationAttemptId: String
+    }
+
+    struct FinishSignInRequest: Decodable, Sendable {
+        let biometricPasskeySessionId: String
+        let resultToken: String
+    }
+
+    struct Redirect: Encodable, Sendable {
+        let redirect: String
+    }
+
+    /// The audit log's actor for what the demo does as integrator.
+    static let demoActor = "web:demo"
+
+    func registerDemo(on router: Router<PasskeyRequestContext>) {
+        router.get("/") { request, context in
+            try await page(request, context) { call throws(APIError) in
+                templates.page("demo", layoutValues(call) + ["userName": call.session.userName])
+            }
+        }
+        router.post("/demo/sign-up") { request, context in
+            try await endpoint(request, context) { call throws(APIError) in
+                let body = try await decode(SignUpRequest.self, call)
+                let name = try Self.userName(body.userName)
+                let userID = Self.userID(forName: name)
+                if try await service.storage({ try await service.store.credentials(userID: userID) })
+                    .contains(where: { $0.isLive(at: call.now) })
+                {
+                    throw APIError.userNameTaken
+                }
+                let attempt = try await service.createRegistration(
+                    CreateRegistrationRequest(
+                        userId: userID,
+                        userName: name,
+                        displayName: body.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? name,
+                        identityVerification: nil,
+                        credentialName: nil,
+                        finalize: nil
+                    ),
+                    by: call.caller(Self.demoActor)
+                )
+                call.session.pendingFlowID = attempt.registrationAttemptId
+                return JSONBody.response(attempt, status: .created)
+            }
+        }
+        router.post("/demo/sign-up/finish") { request, context in
+            try await endpoint(request, context) { call throws(APIError) in
+                let userID = try await finishedRegistration(call)
+                let user = try await service.storage { try await service.store.user(id: userID) }
+                signIn(&call, userID: userID, userName: user?.name ?? userID)
+                return JSONBody.response(Redirect(redirect: "/account?done=welcome"))
+            }
+        }
+        router.post("/demo/sign-in") { request, context in
+            try await endpoint(request, context) { call throws(APIError) in
+                let body = try await decode(SignInRequest.self, call)
+                let userID = try body.userName.flatMap { $0.isEmpty ? nil : $0 }.map { name throws(APIError) in
+                    Self.userID(forName: try Self.userName(name))
+                }
+                if let userID, try await service.storage({ try await service.store.user(id: userID) }) == nil {
+                    throw APIError.notFound("No account has this user name; check it, or sign up.")
+                }
+                let session = try await service.createAuthentication(
+                    CreateAuthenticationRequest(userId: userID, mode: nil, action: "demo.sign-in", transaction: nil),
+                    by: call.caller(Self.demoActor)
+                )
+                return JSONBody.response(session, status: .created)
+            }
+        }
+        router.post("/demo/sign-in/finish") { request, context in
+            try await endpoint(request, context) { call throws(APIError) in
+                let body = try await decode(FinishSignInRequest.self, call)
+                let result = try await service.redeemAuthentication(
+                    flowID: body.biometricPasskeySessionId,
+                    request: RedeemRequest(resultToken: body.resultToken),
+                    by: call.caller(Self.demoActor)
+                )
+                let user = try await service.storage { try await service.store.user(id: result.userId) }
+                signIn(&call, userID: result.userId, userName: user?.name ?? result.userId)
+                return JSONBody.response(Redirect(redirect: "/account"))
+            }
+        }
+        router.post("/demo/passkeys") { request, context in
+            try await endpoint(request, context) { call throws(APIError) in
+                let user = try call.signedInUser()
+                let body = try await decode(AddPasskeyRequest.self, call)
+                let attempt = try await service.createRegistration(
+                    CreateRegistrationRequest(
+                        userId: user.id,
+                        userName: user.name,
+                        displayName: user.name,
+                        identityVerification: nil,
+                        credentialName: body.name.flatMap { $0.isEmpty ? nil : $0 },
+                        finalize: nil
+                    ),
+                    by: call.caller(Self.demoActor)
+                )
+                call.session.pendingFlowID = attempt.registrationAttemptId
+                return JSONBody.response(attempt, status: .created)
+            }
+        }
+        router.post("/demo/passkeys/finish") { request, context in
+            try await endpoint(request, context) { call throws(APIError) in
+                let user = try call.signedInUser()
+                guard try await finishedRegistration(call) == user.id else { throw APIError.signInRequired }
+                call.session.pendingFlowID = nil
+                return JSONBody.response(Redirect(redirect: "/account?done=added"))
+            }
+        }
+    }
+
+    /// The user of the registration this browser started, once it completed.
+    private func finishedRegistration(_ call: WebCall) async throws(APIError) -> String {
+        let body = try await decode(FinishRegistrationRequest.self, call)
+        guard call.session.pendingFlowID == body.registrationAttemptId else {
+            throw APIError.notFound("This browser did not start that registration; start again.")
+        }
+        let status = try await service.registrationStatus(flowID: body.registrationAttemptId)
+        guard status.status == FlowStatus.completed.rawValue else {
+            throw APIError.invalidRequest("The registration has not completed (\(status.status)); start again.")
+        }
+        return status.userId
+    }
+
+    /// A new session for the user: a new id (so a session id planted before sign-in is worth nothing) and
+    /// the full lifetime.
+    private func signIn(_ call: inout WebCall, userID: String, userName: String) {
+        var session = WebSession.anonymous(lifetime: cookies.lifetime, now: call.now)
+        session.userID = userID
+        session.userName = userName
+        session.operatorName = call.session.operatorName
+        call.session = session
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ call: WebCall) async throws(APIError) -> T {
+        try await JSONBody.decode(type, from: call.request, limit: service.configuration.limits.maxRequestBodyBytes)
+    }
+
+    /// A demo user name: 1–64 of letters, digits and `._-@+`, compared without case.
+    static func userName(_ text: String) throws(APIError) -> String {
+        let name = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard (1...64).contains(name.utf8.count),
+            name.unicodeScalars.allSatisfy({
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-@+".unicodeScalars.contains($0))
+            })
+        else {
+            throw APIError.invalidRequest("A user name is 1 to 64 letters, digits and . _ - @ + characters.")
+        }
+        return name
+    }
+
+    /// The demo's user id for a user name: derived, so the demo needs no table of its own, and free of the name
+    /// itself (user ids appear in logs and the audit log).
+    static func userID(forName name: String) -> String {
+        "demo-" + Base64URL.encode(Array(SHA256.hash(data: Array("swift-passkeys demo user:\(name)".utf8))).prefix(18))
+    }
+}

@@ -1,0 +1,41 @@
+import Hummingbird
+import Mustache
+
+/// The pages' Mustache templates (swift-mustache), compiled into the server and parsed once at start.
+/// Every value is HTML-escaped (`{{value}}`); no template uses unescaped output.
+struct PageTemplates: Sendable {
+    private let library: MustacheLibrary
+
+    static let sources: [String: String] = [
+        "layout": layout, "message": message, "demo": demo, "account": account, "confirm-delete": confirmDelete,
+    ]
+
+    init() {
+        var library = MustacheLibrary()
+        for (name, source) in Self.sources {
+            // The templates are constants of this module, parsed by a test; a parse failure is a programming error.
+            try! library.register(source, named: name)
+        }
+        self.library = library
+    }
+
+    /// Renders the template `name` with `values` (plus the layout's own values) into an HTML response.
+    func page(_ name: String, _ values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
+        let html = library.render(values, withTemplate: name) ?? ""
+        return Response(
+            status: status,
+            headers: Self.headers,
+            body: .init(byteBuffer: .init(string: html))
+        )
+    }
+
+    /// No inline script or style may run, the pages cannot be framed, and forms post only to this server.
+    static let headers: HTTPFields = [
+        .contentType: "text/html; charset=utf-8",
+        .contentSecurityPolicy:
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        .init("X-Content-Type-Options")!: "nosniff",
+        .init("X-Frame-Options")!: "DENY",
+        .init("Referrer-Policy")!: "same-origin",
+    ]
+}
