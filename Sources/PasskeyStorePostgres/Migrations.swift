@@ -92,7 +92,17 @@ enum Migrations {
                 """,
                 "CREATE INDEX audit_events_user ON audit_events (user_id, sequence)",
             ]
-        )
+        ),
+        Migration(
+            version: 2,
+            description: "users in byte order of id, for listing them a page at a time",
+            statements: [
+                // Listing users orders and pages their ids in the "C" collation (byte order, as the other adapters
+                // do). The primary key's index is in the database's default collation, which the planner cannot
+                // use for that order unless the default is "C" itself.
+                #"CREATE INDEX users_id_bytewise ON users (id COLLATE "C")"#
+            ]
+        ),
     ]
 
     /// The newest schema version this code knows.

@@ -76,6 +76,14 @@ extension UserRecord {
     }
 }
 
+extension UserSummary {
+    /// A user row with its count of active credentials in the column `active_credentials`.
+    init(_ row: PostgresRow) throws(StoreError) {
+        let count = try RowReader(row, record: "user")("active_credentials", as: Int64.self)
+        self.init(user: try UserRecord(row), activeCredentials: Int(count))
+    }
+}
+
 extension CredentialRecordRow {
     init(_ row: PostgresRow) throws(StoreError) {
         let read = RowReader(row, record: "credential")

@@ -148,6 +148,14 @@ enum UserRows {
         )
     }
 
+    /// A user row with its count of active credentials in the column `active_credentials`.
+    static func decodeSummary(_ row: SQLiteRow) throws(StoreError) -> UserSummary {
+        UserSummary(
+            user: try decode(row),
+            activeCredentials: try RowReader(row: row, table: "users").int("active_credentials")
+        )
+    }
+
     static func binds(_ user: UserRecord) -> [SQLiteData] {
         [
             Bind.text(user.id), Bind.bytes(user.handle), Bind.text(user.name), Bind.text(user.displayName),

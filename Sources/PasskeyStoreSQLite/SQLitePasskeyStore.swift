@@ -139,6 +139,38 @@ public final class SQLitePasskeyStore: PasskeyStore {
         }
     }
 
+    public func users(
+        matching query: String?,
+        after: String?,
+        limit: Int
+    ) async throws(StoreError) -> [UserSummary] {
+        guard limit > 0 else { return [] }
+        // `id > ?` and `ORDER BY id` compare with the BINARY collation (the bytes), along the primary key's index.
+        // The built-in `lower()` changes ASCII letters only, and `instr` finds the query as it is, so no character
+        // of it is a wildcard.
+        var sql = """
+            SELECT \(UserRows.columns), (
+                SELECT count(*) FROM credentials WHERE credentials.user_id = users.id AND credentials.status = 'active'
+            ) AS active_credentials
+            FROM users WHERE 1
+            """
+        var binds: [SQLiteData] = []
+        if let after {
+            sql += " AND id > ?"
+            binds.append(Bind.text(after))
+        }
+        if let query, !query.isEmpty {
+            let contains = ["id", "name", "display_name"].map { "instr(lower(\($0)), lower(?))" }
+            sql += " AND (\(contains.joined(separator: " OR ")))"
+            binds += Array(repeating: Bind.text(query), count: contains.count)
+        }
+        sql += " ORDER BY id LIMIT ?"
+        binds.append(Bind.integer(limit))
+        return try await lease.withSession { [sql, binds] session in
+            try await session.rows(sql, binds).map(UserRows.decodeSummary)
+        }
+    }
+
     // MARK: Credentials
 
     public func credential(id: [UInt8]) async throws(StoreError) -> CredentialRecordRow? {

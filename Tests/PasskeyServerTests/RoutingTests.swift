@@ -15,6 +15,7 @@ struct RoutingTests {
         "POST /v1/registrations/{registrationAttemptId}/abort",
         "POST /v1/authentications",
         "POST /v1/authentications/{biometricPasskeySessionId}/redeem",
+        "GET /v1/users",
         "GET /v1/users/{userId}/credentials",
         "DELETE /v1/users/{userId}",
         "GET /v1/credentials/{credentialId}",

@@ -47,6 +47,7 @@ struct StorageFailureTests {
                 try await api.backend(.delete, Path.credential(credential.credentialId)),
                 try await api.backend(.delete, "/v1/users/alice"),
                 try await api.backend(.get, "/v1/audit-events"),
+                try await api.backend(.get, "/v1/users"),
                 try await api.client(
                     .post,
                     Path.registrationOptions(attempt.registrationAttemptId),

@@ -66,6 +66,16 @@ public enum PasskeyRoutes {
                     )
                 )
             },
+            Route(.get, "/v1/users", .backend) { request, _, _ in
+                let query = request.uri.queryParameters
+                return JSONBody.response(
+                    try await s.users(
+                        matching: query["query"].map(String.init),
+                        after: query["after"].map(String.init),
+                        limit: try PasskeyService.userPageSize(query["limit"].map(String.init))
+                    )
+                )
+            },
             Route(.get, "/v1/users/{userId}/credentials", .backend) { _, _, call in
                 JSONBody.response(try await s.listCredentials(userID: try call.parameter("userId")))
             },

@@ -29,6 +29,24 @@ public actor MemoryPasskeyStore: PasskeyStore {
         return true
     }
 
+    public func users(matching query: String?, after: String?, limit: Int) -> [UserSummary] {
+        guard limit > 0 else { return [] }
+        let needle = query.flatMap { $0.isEmpty ? nil : Self.asciiLowercased($0) }
+        let page = users.values.filter { user in
+            if let after, !after.utf8.lexicographicallyPrecedes(user.id.utf8) { return false }
+            guard let needle else { return true }
+            return [user.id, user.name, user.displayName].contains { Self.asciiLowercased($0).contains(needle) }
+        }
+        .sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        .prefix(limit)
+        return page.map { user in
+            UserSummary(
+                user: user,
+                activeCredentials: credentialsByID.values.count { $0.userID == user.id && $0.status == .active }
+            )
+        }
+    }
+
     public func credential(id: [UInt8]) -> CredentialRecordRow? { credentialsByID[id] }
 
     public func credentials(userID: String) -> [CredentialRecordRow] {
@@ -159,6 +177,12 @@ public actor MemoryPasskeyStore: PasskeyStore {
 
     public func auditEvents(after: Int64, limit: Int, userID: String?) -> [AuditEvent] {
         Array(audit.lazy.filter { $0.sequence > after && (userID == nil || $0.userID == userID) }.prefix(limit))
+    }
+
+    /// The text's UTF-8 bytes with ASCII capitals made small, as the SQL adapters' `lower()` does. Searching
+    /// bytes rather than characters matches what the databases do, too.
+    private static func asciiLowercased(_ text: String) -> [UInt8] {
+        text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
     }
 
     private func liveCredentials(of userID: String, at time: Date) -> [CredentialRecordRow] {

@@ -5,7 +5,8 @@ public import PasskeyStorage
 /// adapter (`@Test(arguments: StoreConformance.checks)`); a check throws ``StoreConformanceFailure``
 /// saying what differed. Checks use fresh random ids, so they can share one store.
 public enum StoreConformance {
-    public static let checks: [StoreConformanceCheck] = users + credentials + flows + concurrency + audit
+    public static let checks: [StoreConformanceCheck] =
+        users + userListing + credentials + flows + concurrency + audit
 }
 
 /// One named check of ``StoreConformance``.

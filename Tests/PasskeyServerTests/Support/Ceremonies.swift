@@ -136,6 +136,19 @@ struct AuditPageView: Decodable, Sendable {
     let nextCursor: String?
 }
 
+struct UserPageView: Decodable, Sendable {
+    struct User: Decodable, Sendable, Equatable {
+        let userId: String
+        let userName: String
+        let displayName: String
+        let createdAt: String
+        let activeCredentials: Int
+    }
+
+    let users: [User]
+    let nextCursor: String?
+}
+
 // MARK: Paths
 
 enum Path {
@@ -295,6 +308,11 @@ extension API {
 
     func auditEvents(query: String = "") async throws -> AuditPageView {
         try await backend(.get, "/v1/audit-events\(query)").expect(.ok, AuditPageView.self)
+    }
+
+    /// `GET /v1/users` with `query`, a query string such as `?limit=3`.
+    func users(query: String = "") async throws -> UserPageView {
+        try await backend(.get, "/v1/users\(query)").expect(.ok, UserPageView.self)
     }
 }
 

@@ -37,6 +37,11 @@ final class FailingStore: PasskeyStore {
         return await base.deleteUser(id: id)
     }
 
+    func users(matching query: String?, after: String?, limit: Int) async throws(StoreError) -> [UserSummary] {
+        try check()
+        return await base.users(matching: query, after: after, limit: limit)
+    }
+
     func credential(id: [UInt8]) async throws(StoreError) -> CredentialRecordRow? {
         try check()
         return await base.credential(id: id)

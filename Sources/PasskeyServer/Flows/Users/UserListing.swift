@@ -1,0 +1,90 @@
+public import Foundation
+import PasskeyStorage
+
+/// Listing and searching users a page at a time, for an operator console (`GET /v1/users`).
+extension PasskeyService {
+    /// One page of users.
+    public struct UserPage: Encodable, Sendable {
+        public let users: [UserEntry]
+        /// Pass as `after` to get the next page; nil (left out of the JSON) on the last page.
+        public let nextCursor: String?
+    }
+
+    /// A user as the listing shows them.
+    public struct UserEntry: Encodable, Sendable {
+        public let userID: String
+        public let userName: String
+        public let displayName: String
+        public let createdAt: Date
+        /// The user's passkeys in use: revoked ones and registrations awaiting finalization are not counted.
+        public let activeCredentials: Int
+
+        enum CodingKeys: String, CodingKey {
+            case userID = "userId"
+            case userName, displayName, createdAt, activeCredentials
+        }
+    }
+
+    /// The page size when none is given, and the largest.
+    static let defaultUserPageSize = 20
+    static let maximumUserPageSize = 100
+    /// The longest search text, in Unicode scalars.
+    static let maximumUserQueryLength = 128
+
+    /// Users in ascending order of id (ids compare by their UTF-8 bytes), a page at a time.
+    ///
+    /// - Parameters:
+    ///   - query: Keeps the users whose id, user name or display name contains it. The match is literal and ignores
+    ///     the case of ASCII letters only. Nil or empty lists everyone.
+    ///   - after: The previous page's ``UserPage/nextCursor``; nil for the first page.
+    ///   - limit: The most users to return, 1 to 100; nil for 20.
+    /// - Throws: `INVALID_REQUEST` when `query` is longer than 128 characters or holds a control character, `after`
+    ///   is not a cursor (a user id), or `limit` is out of range; `SERVICE_UNAVAILABLE` when the store cannot be
+    ///   reached.
+    public func users(
+        matching query: String? = nil,
+        after: String? = nil,
+        limit: Int? = nil
+    ) async throws(APIError) -> UserPage {
+        let size = limit ?? Self.defaultUserPageSize
+        guard (1...Self.maximumUserPageSize).contains(size) else { throw Self.userPageSizeError }
+        if let query {
+            guard query.unicodeScalars.count <= Self.maximumUserQueryLength,
+                !query.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
+                throw APIError.invalidRequest(
+                    "query must be at most \(Self.maximumUserQueryLength) characters without control characters."
+                )
+            }
+        }
+        if let after {
+            do {
+                try Validation.userID(after)
+            } catch {
+                throw APIError.invalidRequest("after must be a cursor returned as nextCursor.")
+            }
+        }
+        let summaries = try await storage { try await store.users(matching: query, after: after, limit: size + 1) }
+        let page = summaries.prefix(size).map {
+            UserEntry(
+                userID: $0.user.id,
+                userName: $0.user.name,
+                displayName: $0.user.displayName,
+                createdAt: $0.user.createdAt,
+                activeCredentials: $0.activeCredentials
+            )
+        }
+        return UserPage(users: page, nextCursor: summaries.count > size ? page.last?.userID : nil)
+    }
+
+    /// The `limit` query parameter as a number: nil when it is absent, `INVALID_REQUEST` when it is not an integer.
+    static func userPageSize(_ text: String?) throws(APIError) -> Int? {
+        guard let text else { return nil }
+        guard let size = Int(text) else { throw userPageSizeError }
+        return size
+    }
+
+    private static var userPageSizeError: APIError {
+        APIError.invalidRequest("limit must be 1 to \(maximumUserPageSize).")
+    }
+}
