@@ -47,7 +47,8 @@ struct RoutingTests {
     }
 
     @Test(arguments: [
-        "/", "/v1", "/v1/nothing", "/v1/registrations/reg_x/nothing", "/v1/client/registrations", "/.well-known/other",
+        "/nothing", "/v1", "/v1/nothing", "/v1/registrations/reg_x/nothing", "/v1/client/registrations",
+        "/.well-known/other",
         "/health/x",
     ])
     func unknownPathsAreNotFound(_ path: String) async throws {

@@ -28,6 +28,7 @@ struct WebPages: Sendable {
             registerDemo(on: router)
             registerAccount(on: router)
         }
+        if web.console { registerConsole(on: router) }
     }
 
     /// A page: errors render as an HTML message page.
@@ -39,7 +40,9 @@ struct WebPages: Sendable {
         do {
             return try await handle(request, context, body)
         } catch let error as APIError {
-            if error == .signInRequired { return Self.redirect("/") }
+            if error == .signInRequired {
+                return Self.redirect(request.uri.path.hasPrefix("/console") ? "/console" : "/")
+            }
             return templates.page(
                 "message",
                 layoutValues(nil) + [

@@ -12,6 +12,7 @@ extension WebAssets {
         a { color: var(--accent); }
         .skip { position: absolute; left: -9999px; }
         .skip:focus { left: 1rem; top: 1rem; background: var(--paper); padding: .5rem; z-index: 2; }
+        .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
         header.top { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; justify-content: space-between;
           padding: .75rem 1.25rem; background: var(--paper); border-bottom: 1px solid var(--line); }
         header.top .brand { font-weight: 700; font-size: 1.15rem; color: var(--ink); text-decoration: none; }
