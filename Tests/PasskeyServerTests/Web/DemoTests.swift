@@ -1,0 +1,212 @@
+import Foundation
+import HTTPTypes
+import PasskeyServer
+import PasskeyStorage
+import PasskeyTesting
+import Testing
+import WebAuthn
+
+/// The demo as its own integrator, in process: the pages' endpoints start and finish flows, the browser part
+/// runs through the client API with a test authenticator, and the session lives in the signed cookie.
+@Suite("Web demo")
+struct DemoTests {
+    struct Redirect: Decodable { let redirect: String }
+
+    /// Signs up `name` through the demo's endpoints; returns the credential id.
+    @discardableResult
+    static func signUp(
+        _ name: String,
+        _ web: WebClient,
+        _ authenticator: inout TestAuthenticator
+    ) async throws -> String {
+        try await web.get("/")
+        let attempt = try await web.post("/demo/sign-up", json: #"{"userName": "\#(name)"}"#)
+            .expect(.created, RegistrationAttempt.self)
+        let options = try await web.api.registrationOptions(attempt)
+        let response = try web.api.registrationResponse(options, authenticator: &authenticator)
+        let credential = try await web.api.completeRegistration(attempt, response).expect(.created, CredentialView.self)
+        let finish = try await web.post(
+            "/demo/sign-up/finish",
+            body: ["registrationAttemptId": attempt.registrationAttemptId]
+        )
+        #expect(try finish.expect(.ok, Redirect.self).redirect == "/account?done=welcome")
+        return credential.credentialId
+    }
+
+    /// Signs in through the demo's endpoints, with `name` or without one.
+    static func signIn(
+        _ name: String?,
+        _ web: WebClient,
+        _ authenticator: inout TestAuthenticator
+    ) async throws
+        -> APIResponse
+    {
+        try await web.get("/")
+        let body = name.map { #"{"userName": "\#($0)"}"# } ?? "{}"
+        let session = try await web.post("/demo/sign-in", json: body).expect(.created, AuthenticationSession.self)
+        let options = try await web.api.authenticationOptions(session)
+        let completion = try await web.api.completeSignIn(
+            session,
+            web.api.assertion(options, authenticator: &authenticator)
+        )
+        .expect(.ok, SignInCompletion.self)
+        return try await web.post(
+            "/demo/sign-in/finish",
+            body: [
+                "biometricPasskeySessionId": session.biometricPasskeySessionId, "resultToken": completion.resultToken,
+            ]
+        )
+    }
+
+    @Test("sign up, see the passkey on the account page, sign out, sign in with and without a user name")
+    func lifecycle() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            let web = WebClient(api)
+            var authenticator = TestAuthenticator()
+            let credentialID = try await Self.signUp("Alice.Example", web, &authenticator)
+
+            let account = try await web.get("/account?done=welcome")
+            #expect(account.status == .ok)
+            #expect(account.text.contains("Signed in as <strong>alice.example</strong>"))
+            #expect(account.text.contains(#"data-credential-id="\#(credentialID)""#))
+            #expect(account.text.contains("Your account is ready"))
+
+            #expect(try await web.submit("/sign-out").headers[.location] == "/")
+            #expect(try await web.get("/account").headers[.location] == "/", "signed out: the account page redirects")
+
+            #expect(try await Self.signIn("ALICE.example", web, &authenticator).status == .ok)
+            #expect(try await web.get("/account").text.contains("alice.example"))
+            try await web.submit("/sign-out")
+            let usernameless = try await Self.signIn(nil, web, &authenticator)
+            #expect(try usernameless.expect(.ok, Redirect.self).redirect == "/account")
+            #expect(try await web.get("/account").status == .ok)
+        }
+    }
+
+    @Test("a user name with a passkey is taken; a bad user name is refused; an unknown one cannot sign in")
+    func userNames() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            let web = WebClient(api)
+            var authenticator = TestAuthenticator()
+            try await Self.signUp("bob", web, &authenticator)
+            let other = WebClient(api)
+            try await other.get("/")
+            expectError(
+                try await other.post("/demo/sign-up", json: #"{"userName": "BOB"}"#),
+                "USER_NAME_TAKEN",
+                .conflict
+            )
+            for bad in ["", "two words", String(repeating: "a", count: 65), "<script>", "émile"] {
+                expectError(
+                    try await other.post("/demo/sign-up", body: ["userName": bad]),
+                    "INVALID_REQUEST",
+                    .badRequest
+                )
+            }
+            expectError(try await other.post("/demo/sign-in", json: #"{"userName": "carol"}"#), "NOT_FOUND", .notFound)
+        }
+    }
+
+    @Test("a browser cannot finish a registration it did not start, nor sign in without the result token")
+    func bindings() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            let victim = WebClient(api)
+            try await victim.get("/")
+            let attempt = try await victim.post("/demo/sign-up", json: #"{"userName": "dora"}"#)
+                .expect(.created, RegistrationAttempt.self)
+            var authenticator = TestAuthenticator()
+            let options = try await api.registrationOptions(attempt)
+            _ = try await api.completeRegistration(
+                attempt,
+                api.registrationResponse(options, authenticator: &authenticator)
+            )
+
+            let attacker = WebClient(api)
+            try await attacker.get("/")
+            let stolen = try await attacker.post(
+                "/demo/sign-up/finish",
+                body: ["registrationAttemptId": attempt.registrationAttemptId]
+            )
+            expectError(stolen, "NOT_FOUND", .notFound)
+            #expect(try await attacker.get("/account").status == .seeOther)
+
+            let session = try await attacker.post("/demo/sign-in", json: #"{"userName": "dora"}"#)
+                .expect(.created, AuthenticationSession.self)
+            let guessed = try await attacker.post(
+                "/demo/sign-in/finish",
+                body: ["biometricPasskeySessionId": session.biometricPasskeySessionId, "resultToken": "pkr_guess"]
+            )
+            #expect(guessed.status.code >= 400)
+            #expect(try await attacker.get("/account").status == .seeOther)
+        }
+    }
+
+    @Test("rename and delete with forms; another user's passkey is not found; deleted passkeys cannot sign in")
+    func manage() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            let web = WebClient(api)
+            var phone = TestAuthenticator()
+            let phoneID = try await Self.signUp("erin", web, &phone)
+            try await web.get("/account")
+            let renamed = try await web.submit("/account/passkeys/\(phoneID)/rename", ["name": "Erin's phone"])
+            #expect(renamed.status == .seeOther)
+            #expect(renamed.headers[.location] == "/account?done=renamed")
+            let page = try await web.get("/account?done=renamed")
+            #expect(page.text.contains("Erin&#39;s phone") || page.text.contains("Erin&#x27;s phone"))
+            #expect(page.text.contains("Passkey renamed."))
+
+            let bad = try await web.submit("/account/passkeys/\(phoneID)/rename", ["name": "<b>"])
+            #expect(bad.status == .badRequest)
+            #expect(bad.text.contains("cannot contain") || bad.text.contains("&lt;"))
+
+            // Add a second passkey while signed in.
+            var laptop = TestAuthenticator()
+            let attempt = try await web.post("/demo/passkeys", json: #"{"name": "Laptop"}"#)
+                .expect(.created, RegistrationAttempt.self)
+            let options = try await api.registrationOptions(attempt)
+            _ = try await api.completeRegistration(attempt, api.registrationResponse(options, authenticator: &laptop))
+                .expect(.created, CredentialView.self)
+            let added = try await web.post(
+                "/demo/passkeys/finish",
+                body: ["registrationAttemptId": attempt.registrationAttemptId]
+            )
+            #expect(try added.expect(.ok, Redirect.self).redirect == "/account?done=added")
+            #expect(try await web.get("/account").text.contains("Laptop"))
+
+            let confirm = try await web.get("/account/passkeys/\(phoneID)/delete")
+            #expect(confirm.text.contains("Delete “Erin"))
+            #expect(
+                try await web.submit("/account/passkeys/\(phoneID)/delete").headers[.location]
+                    == "/account?done=deleted"
+            )
+            #expect(!(try await web.get("/account").text.contains(phoneID)))
+
+            // Another user cannot touch erin's laptop passkey.
+            let other = WebClient(api)
+            var mallory = TestAuthenticator()
+            try await Self.signUp("mallory", other, &mallory)
+            let users = try await api.backend(.get, "/v1/users?query=erin").json()
+            let erin = try #require(users.object?["users"]?.array?.first?.object?["userId"]?.string)
+            let laptopID = try await api.backend(.get, Path.userCredentials(erin)).json()
+            let id = try #require(laptopID.object?["credentials"]?.array?.first?.object?["credentialId"]?.string)
+            try await other.get("/account")
+            #expect(try await other.submit("/account/passkeys/\(id)/delete").status == .notFound)
+            #expect(try await other.get("/account/passkeys/\(id)/delete").status == .notFound)
+
+            // The deleted phone passkey cannot sign in any more.
+            try await web.submit("/sign-out")
+            try await web.get("/")
+            let session = try await web.post("/demo/sign-in", json: "{}").expect(.created, AuthenticationSession.self)
+            let options2 = try await api.authenticationOptions(session)
+            expectError(
+                try await api.completeSignIn(session, api.assertion(options2, authenticator: &phone)),
+                "CREDENTIAL_INACTIVE",
+                .forbidden
+            )
+        }
+    }
+}
