@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
     ],
     targets: [
         .target(
@@ -193,6 +194,15 @@ let package = Package(
                 "PasskeyTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "BrowserTestSupport",
+            dependencies: [
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/BrowserTestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(
