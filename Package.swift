@@ -206,6 +206,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "BrowserTests",
+            dependencies: [
+                "BrowserTestSupport",
+                "WebAuthn",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "PasskeysCommandLineTests",
             dependencies: [
                 "PasskeysCommandLine", "WebAuthn", "PasskeyServer", "PasskeyStorage", "PasskeyClient",
