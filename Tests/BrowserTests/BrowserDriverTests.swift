@@ -4,7 +4,7 @@ import Testing
 import WebAuthn
 
 /// The browser driver against a real headless Chromium and its virtual authenticator.
-@Suite(.requiresChromium)
+@Suite(.requiresChromium, .timeLimit(.minutes(1)))
 struct BrowserDriverTests {
     @Test func registersAndSignsInWithAPlatformAuthenticator() async throws {
         try await SmokeSite.withServer { address in
@@ -119,13 +119,10 @@ struct BrowserLaunchTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         defer { try? FileManager.default.removeItem(at: script) }
 
-        let clock = ContinuousClock()
-        var started = clock.now
         var outcome: BrowserError?
         // A process another test starts at the moment the script is written can hold it open for writing for a
         // moment, and Linux refuses to run it meanwhile ("Text file busy").
         for _ in 0..<20 {
-            started = clock.now
             do {
                 try await Browser.launch(.init(executable: script.path, launchTimeout: .milliseconds(500))).close()
                 outcome = nil
@@ -135,9 +132,9 @@ struct BrowserLaunchTests {
             guard "\(outcome.map { "\($0)" } ?? "")".contains("Text file busy") else { break }
             try await Task.sleep(for: .milliseconds(100))
         }
-        #expect(clock.now - started < .seconds(5))
         guard case .launchFailed(let reason) = try #require(outcome) else { throw outcome ?? BrowserError.cancelled }
-        #expect(reason.contains("no DevTools address"))
+        // Not "exited before listening": the launch gave up long before the script's 30 s sleep ended.
+        #expect(reason.contains("printed no DevTools address within 0.5 seconds"))
         #expect(reason.contains("starting up"))
     }
 
