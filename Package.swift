@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
     ],
     targets: [
         .target(
@@ -194,6 +195,25 @@ let package = Package(
                 "PasskeyStorage",
                 "PasskeyTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "BrowserTestSupport",
+            dependencies: [
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/BrowserTestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "BrowserTests",
+            dependencies: [
+                "BrowserTestSupport",
+                "WebAuthn",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strictSettings
         ),

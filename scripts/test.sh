@@ -3,7 +3,9 @@
 # own code, and runs `swift test`. Installs and starts what the tests need when it is missing.
 #
 # The real-device conformance corpus is read from $PASSKEYS_CONFORMANCE_DIR, or from ../shared/conformance
-# beside this checkout; the tests that need it say they are skipped when it is absent.
+# beside this checkout; the tests that need it say they are skipped when it is absent. The browser tests drive a
+# headless Chromium ($PASSKEYS_CHROMIUM, or chromium on PATH, installed from Debian when missing); here they
+# fail rather than skip when it cannot be found (PASSKEYS_REQUIRE_BROWSER=1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -27,6 +29,22 @@ if [ -z "${PASSKEYS_POSTGRES_URL:-}" ]; then
     trap 'scripts/postgres.sh stop >/dev/null 2>&1 || true' EXIT
 fi
 echo "PostgreSQL: ${PASSKEYS_POSTGRES_URL%%:*}://…@${PASSKEYS_POSTGRES_URL##*@}"
+
+log "Chromium (a headless browser for the browser tests of the web pages)"
+if [ -z "${PASSKEYS_CHROMIUM:-}" ] && ! command -v chromium >/dev/null; then
+    [ "$(id -u)" = 0 ] || { echo "chromium is not installed: run as root, or install Debian's chromium package." >&2; exit 1; }
+    echo "installing Debian's chromium package"
+    apt_log=$(mktemp)
+    if ! { DEBIAN_FRONTEND=noninteractive apt-get update -q \
+        && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; } >"$apt_log" 2>&1; then
+        cat "$apt_log" >&2
+        echo "installing chromium failed (apt-get's output is above)." >&2
+        exit 1
+    fi
+    rm -f "$apt_log"
+fi
+export PASSKEYS_REQUIRE_BROWSER=1
+echo "Chromium: $("${PASSKEYS_CHROMIUM:-chromium}" --version 2>/dev/null | tail -n 1)"
 
 log "OpenAPI document (openapi-spec-validator)"
 scripts/validate-openapi.sh
