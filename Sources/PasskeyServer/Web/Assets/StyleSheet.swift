@@ -55,7 +55,8 @@ extension WebAssets {
         table { width: 100%; border-collapse: collapse; background: var(--paper); }
         th, td { text-align: left; padding: .5rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top;
           overflow-wrap: anywhere; }
-        th { background: var(--wash); font-size: .9rem; }
+        th { background: var(--wash); font-size: .9rem; white-space: nowrap; }
+        td button { margin-top: 0; white-space: nowrap; }
         .table-scroll { overflow-x: auto; border: 1px solid var(--line); border-radius: .5rem; }
         .pager { display: flex; gap: 1rem; margin: 1rem 0; }
         .spaced { margin-top: 1rem; }

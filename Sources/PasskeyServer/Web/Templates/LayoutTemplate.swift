@@ -8,6 +8,7 @@ extension PageTemplates {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="csrf-token" content="{{csrfToken}}">
         <title>{{$title}}swift-passkeys{{/title}}</title>
+        <link rel="icon" href="data:,">
         <link rel="stylesheet" href="/assets/passkeys.css">
         {{$scripts}}{{/scripts}}
         </head>

@@ -1,0 +1,163 @@
+import BrowserTestSupport
+import Foundation
+import Testing
+
+/// The demo, the account page and the console in a real headless Chromium with its WebAuthn virtual
+/// authenticator, against a real `passkeys serve` process. Screenshots of every page go to the folder each test
+/// prints.
+@Suite(.requiresChromium, .timeLimit(.minutes(3)))
+struct WebPagesBrowserTests {
+    /// A platform authenticator: CTAP2, internal, discoverable credentials, user verification.
+    static let platform = VirtualAuthenticator.Options(
+        protocol: .ctap2,
+        transport: .internal,
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true
+    )
+
+    @Test(
+        "sign up, sign out, sign in with a user name, without one and by autofill; rename and delete; a deleted passkey is refused"
+    )
+    func demoAndAccount() async throws {
+        try await PasskeysServeProcess.with { server in
+            try await withBrowser { browser in
+                let page = try await browser.newPage()
+                let authenticator = try await page.addVirtualAuthenticator(Self.platform)
+                let shots = try Screenshots.folder()
+                try await page.goto(server.baseURL + "/")
+                try await page.waitFor(selector: "#sign-up")
+                try await page.screenshot(to: shots.appendingPathComponent("1-demo.png"))
+
+                // Sign up.
+                try await page.fill("#sign-up-name", "alice")
+                try await page.fill("#sign-up-display", "Alice Example")
+                try await page.click("#sign-up button[type=submit]")
+                try await page.waitFor(text: "Your account is ready", in: "#status")
+                #expect(try await page.url() == server.baseURL + "/account?done=welcome")
+                #expect(try await page.text("header nav").contains("Signed in as alice"))
+                let credentials = try await authenticator.credentials()
+                #expect(credentials.count == 1)
+                #expect(credentials.first?.isResidentCredential == true)
+                let cookie = try #require(try await page.cookies().first { $0.name == "passkeys_session" })
+                #expect(cookie.httpOnly)
+                #expect(cookie.sameSite == "Lax")
+                #expect(!cookie.secure, "served over http://localhost")
+                #expect(try await page.evaluate("document.cookie") == "")
+                try await page.screenshot(to: shots.appendingPathComponent("2-account.png"))
+
+                // Sign out, then sign in with the user name (the modal button; no autofill: the field is not focused).
+                try await Self.signOut(page)
+                try await page.evaluate("document.getElementById('sign-in-name').value = 'alice'")
+                try await page.click("#sign-in button[type=submit]")
+                try await page.waitUntil("location.pathname == '/account'", "the account page after sign-in")
+                try await page.waitFor(text: "Signed in as alice", in: "header nav")
+
+                // Without a user name (a discoverable credential).
+                try await Self.signOut(page)
+                try await page.click("#sign-in-discoverable")
+                try await page.waitUntil(
+                    "location.pathname == '/account'",
+                    "the account page after usernameless sign-in"
+                )
+
+                // Autofill: focusing the user name field starts a conditional request, which the virtual
+                // authenticator answers as a user picking the suggested passkey would.
+                try await Self.signOut(page)
+                try await page.click("#sign-in-name")
+                try await page.waitUntil("location.pathname == '/account'", "the account page after autofill sign-in")
+
+                // Rename.
+                try await page.fill(".rename input[name=name]", "Alice's laptop")
+                try await page.click(".rename button[type=submit]")
+                try await page.waitFor(text: "Passkey renamed.", in: "#status")
+                #expect(try await page.text(".passkey h3").hasPrefix("Alice's laptop"))
+
+                // Adding another passkey on the same device: the browser refuses (excludeCredentials).
+                try await page.click("#add-passkey button[type=submit]")
+                try await page.waitFor(text: "already has a passkey for this account", in: "#status")
+
+                try await page.setViewport(width: 390, height: 844, mobile: true, deviceScaleFactor: 2)
+                try await page.screenshot(to: shots.appendingPathComponent("3-account-phone.png"))
+                try await page.setViewport(width: 1280, height: 900)
+
+                // Delete, after the confirmation page.
+                try await page.click("a.delete")
+                try await page.waitFor(selector: "#confirm-delete")
+                try await page.screenshot(to: shots.appendingPathComponent("4-confirm-delete.png"))
+                try await page.click("#confirm-delete")
+                try await page.waitFor(text: "Passkey deleted.", in: "#status")
+                #expect(try await page.evaluate("document.querySelectorAll('.passkey').length") == 0)
+
+                // The passkey is still on the device, but the server refuses it, saying why.
+                try await Self.signOut(page)
+                try await page.click("#sign-in-discoverable")
+                try await page.waitFor(text: "deleted from your account", in: "#status")
+                #expect(try await page.text("#status").contains("CREDENTIAL_INACTIVE"))
+                try await page.evaluate("document.getElementById('sign-in-name').value = 'alice'")
+                try await page.click("#sign-in button[type=submit]")
+                try await page.waitFor(text: "no passkey any more", in: "#status")
+                try await page.screenshot(to: shots.appendingPathComponent("5-refused.png"))
+                #expect(try await page.url() == server.baseURL + "/")
+                #expect(Self.scriptErrors(page).isEmpty, "\(Self.scriptErrors(page))")
+            }
+        }
+    }
+
+    @Test("a U2F security key registers with fido-u2f attestation; the operator console shows and revokes it")
+    func securityKeyAndConsole() async throws {
+        // U2F keys keep no discoverable credentials and cannot verify the user, so this server asks for neither,
+        // and for direct attestation.
+        let configuration = #"""
+            {"policy": {"residentKey": "discouraged", "userVerification": "discouraged", "attestation": "direct"}}
+            """#
+        try await PasskeysServeProcess.with(configuration: configuration) { server in
+            try await withBrowser { browser in
+                let page = try await browser.newPage()
+                let key = try await page.addVirtualAuthenticator(.securityKey)
+                let shots = try Screenshots.folder()
+                try await page.goto(server.baseURL + "/")
+                try await page.fill("#sign-up-name", "bob")
+                try await page.click("#sign-up button[type=submit]")
+                try await page.waitFor(text: "Your account is ready", in: "#status")
+                #expect(try await key.credentials().count == 1)
+
+                let users = try await server.backend("/v1/users?query=bob")
+                let bob = try #require((users["users"] as? [[String: Any]])?.first?["userId"] as? String)
+                let listed = try await server.backend("/v1/users/\(bob)/credentials")
+                let credential = try #require((listed["credentials"] as? [[String: Any]])?.first)
+                #expect(credential["attestationFormat"] as? String == "fido-u2f")
+                #expect(credential["kind"] as? String == "device-bound")
+
+                // The console is closed until the operator presents an API key.
+                try await page.goto(server.baseURL + "/console")
+                try await page.fill("#api-key", "not the key")
+                try await page.click("form button[type=submit]")
+                try await page.waitFor(text: "not one of this server's API keys")
+                try await page.fill("#api-key", PasskeysServeProcess.apiKey)
+                try await page.click("form button[type=submit]")
+                try await page.waitFor(text: "bob", in: "table")
+                try await page.screenshot(to: shots.appendingPathComponent("1-console-users.png"))
+                try await page.click("table a")
+                try await page.waitFor(text: "fido-u2f", in: "table")
+                try await page.screenshot(to: shots.appendingPathComponent("2-console-user.png"))
+                try await page.click("button.revoke")
+                try await page.waitFor(text: "Passkey revoked.")
+                try await page.click("a[href^='/console/audit']")
+                try await page.waitFor(text: "credential.revoked", in: "table")
+                try await page.screenshot(to: shots.appendingPathComponent("3-console-audit.png"))
+                #expect(Self.scriptErrors(page).isEmpty, "\(Self.scriptErrors(page))")
+            }
+        }
+    }
+
+    /// What the page logged besides the refusals these tests provoke (the browser logs every 4xx response).
+    static func scriptErrors(_ page: Page) -> [String] {
+        page.errors.filter { !$0.hasPrefix("Failed to load resource: the server responded with a status of 4") }
+    }
+
+    static func signOut(_ page: Page) async throws {
+        try await page.click("#sign-out")
+        try await page.waitUntil("location.pathname == '/' && !!document.getElementById('sign-in')", "the demo page")
+    }
+}
