@@ -209,4 +209,25 @@ struct DemoTests {
             )
         }
     }
+
+    @Test("malformed bodies to the demo's endpoints are 4xx errors with a code, never a 500")
+    func malformedBodies() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            let web = WebClient(api)
+            try await web.get("/")
+            let paths = [
+                "/demo/sign-up", "/demo/sign-up/finish", "/demo/sign-in", "/demo/sign-in/finish", "/demo/passkeys",
+                "/demo/passkeys/finish",
+            ]
+            let bodies = ["", "[]", "{", #"{"userName": 5}"#, String(repeating: "[", count: 5000), "\u{0}"]
+            for path in paths {
+                for body in bodies {
+                    let response = try await web.post(path, json: body)
+                    #expect((400..<500).contains(response.status.code), "\(path) \(body.prefix(20)): \(response)")
+                    #expect((try? response.json().object?["error"]?.object?["code"]?.string) != nil)
+                }
+            }
+        }
+    }
 }

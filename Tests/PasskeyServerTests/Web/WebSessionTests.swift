@@ -54,6 +54,18 @@ struct WebSessionTests {
         }
     }
 
+    @Test("the pages' script has a message for every error code of the API")
+    func messagesForEveryCode() async throws {
+        let codes = try OpenAPIDocument.load().errorCodes
+        let server = try TestServer()
+        try await server.withAPI { api in
+            let script = try await api.send(.get, "/assets/passkeys.js").text
+            for code in codes {
+                #expect(script.contains("    \(code): \""), "no message for \(code)")
+            }
+        }
+    }
+
     @Test("state-changing requests need the session's CSRF token and must not come from another site")
     func csrf() async throws {
         let server = try TestServer()
