@@ -34,7 +34,8 @@ struct APIMiddleware: RouterMiddleware {
             if isClientAPI, request.method == .options {
                 response = Response(status: .noContent)
             } else {
-                if isClientAPI { try applyClientRateLimit(context) }
+                // The demo's endpoints start flows for browsers, so they share the client API's limit.
+                if isClientAPI || request.uri.path.hasPrefix("/demo/") { try applyClientRateLimit(context) }
                 response = try await next(request, context)
             }
         } catch let error as APIError {

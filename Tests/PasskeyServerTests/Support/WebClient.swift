@@ -23,6 +23,7 @@ final class WebClient: @unchecked Sendable {
     }
 
     /// Submits a form (`application/x-www-form-urlencoded`), with the page's CSRF token unless `csrf` is false.
+    @discardableResult
     func submit(_ path: String, _ fields: [String: String] = [:], csrf: Bool = true) async throws -> APIResponse {
         var all = fields
         if csrf, let csrfToken { all["csrfToken"] = csrfToken }

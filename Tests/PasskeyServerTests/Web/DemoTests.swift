@@ -230,4 +230,15 @@ struct DemoTests {
             }
         }
     }
+
+    @Test("the demo's endpoints share the client API's rate limit")
+    func rateLimited() async throws {
+        let server = try TestServer { $0.limits.clientRequestsPerMinute = 3 }
+        try await server.withAPI { api in
+            let web = WebClient(api)
+            try await web.get("/")
+            for _ in 0..<3 { #expect(try await web.post("/demo/sign-in").status == .created) }
+            expectError(try await web.post("/demo/sign-in"), "RATE_LIMITED", .tooManyRequests, retryable: true)
+        }
+    }
 }

@@ -61,7 +61,7 @@ struct WebSessionTests {
         try await server.withAPI { api in
             let script = try await api.send(.get, "/assets/passkeys.js").text
             for code in codes {
-                #expect(script.contains("    \(code): \""), "no message for \(code)")
+                #expect(script.contains("\n  \(code): \""), "no message for \(code)")
             }
         }
     }

@@ -77,7 +77,6 @@ extension WebPages {
                 "createdISO": Self.iso(credential.createdAt), "created": Self.readable(credential.createdAt),
                 "lastUsedISO": credential.lastUsedAt.map(Self.iso),
                 "lastUsed": credential.lastUsedAt.map(Self.readable),
-                "csrfToken": call.csrfToken,
             ]
         }
         return templates.page(

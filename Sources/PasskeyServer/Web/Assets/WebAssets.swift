@@ -19,7 +19,7 @@ enum WebAssets {
 
     static let all: [String: Asset] = [
         "passkeys.css": Asset("text/css; charset=utf-8", styleSheet),
-        "passkeys.js": Asset("text/javascript; charset=utf-8", ceremonyScript),
+        "passkeys.js": Asset("text/javascript; charset=utf-8", messagesScript + "\n" + ceremonyScript),
         "demo.js": Asset("text/javascript; charset=utf-8", demoScript),
         "account.js": Asset("text/javascript; charset=utf-8", accountScript),
     ]

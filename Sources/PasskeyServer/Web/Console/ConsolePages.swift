@@ -131,7 +131,6 @@ extension WebPages {
                 "attestation":
                     "\($0.attestationFormat) (\($0.attestationType)\($0.attestationTrusted ? ", trusted" : ""))",
                 "created": Self.readable($0.createdAt), "lastUsed": $0.lastUsedAt.map(Self.readable) ?? "Never",
-                "csrfToken": call.csrfToken,
             ]
         }
         return templates.page(
