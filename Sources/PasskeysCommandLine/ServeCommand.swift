@@ -72,6 +72,10 @@ struct ServeCommand: ExecutableCommand {
             var banner =
                 "passkeys serving \(configuration.baseURL) (rpId \(configuration.rpId), database \(configuration.databaseForDisplay))\n"
             if let developmentKey { banner += "development API key (shown once): \(developmentKey)\n" }
+            if configuration.web.demo { banner += "demo: \(configuration.baseURL)/\n" }
+            if configuration.web.console {
+                banner += "operator console: \(configuration.baseURL)/console (sign in with an API key)\n"
+            }
             FileHandle.standardOutput.write(Data(banner.utf8))
             try await application.runService()
             await opened.close()

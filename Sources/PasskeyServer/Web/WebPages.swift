@@ -38,7 +38,7 @@ struct WebPages: Sendable {
         _ body: (inout WebCall) async throws(APIError) -> Response
     ) async throws -> Response {
         do {
-            return try await handle(request, context, body)
+            return try await endpoint(request, context, body)
         } catch let error as APIError {
             if error == .signInRequired {
                 return Self.redirect(request.uri.path.hasPrefix("/console") ? "/console" : "/")
@@ -54,16 +54,9 @@ struct WebPages: Sendable {
         }
     }
 
-    /// An endpoint the pages' scripts call: errors go out as the API's JSON error body.
+    /// An endpoint the pages' scripts call: errors go out as the API's JSON error body. Loads the session (or
+    /// starts one), checks the CSRF token of a POST, and sets the cookie when the session changed.
     func endpoint(
-        _ request: Request,
-        _ context: PasskeyRequestContext,
-        _ body: (inout WebCall) async throws(APIError) -> Response
-    ) async throws -> Response {
-        try await handle(request, context, body)
-    }
-
-    private func handle(
         _ request: Request,
         _ context: PasskeyRequestContext,
         _ body: (inout WebCall) async throws(APIError) -> Response
