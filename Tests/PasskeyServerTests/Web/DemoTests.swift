@@ -241,4 +241,21 @@ struct DemoTests {
             expectError(try await web.post("/demo/sign-in"), "RATE_LIMITED", .tooManyRequests, retryable: true)
         }
     }
+
+    @Test("a user deleted while signed in is sent back to the start")
+    func deletedUser() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            let web = WebClient(api)
+            var authenticator = TestAuthenticator()
+            try await Self.signUp("wanda", web, &authenticator)
+            #expect(try await web.get("/account").status == .ok)
+            let users = try await api.backend(.get, "/v1/users?query=wanda").json()
+            let id = try #require(users.object?["users"]?.array?.first?.object?["userId"]?.string)
+            #expect(try await api.backend(.delete, "/v1/users/\(id)").status == .noContent)
+            let account = try await web.get("/account")
+            #expect(account.status == .seeOther)
+            #expect(account.headers[.location] == "/")
+        }
+    }
 }

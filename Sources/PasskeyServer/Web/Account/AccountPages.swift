@@ -68,7 +68,13 @@ extension WebPages {
         status: HTTPResponse.Status = .ok
     ) async throws(APIError) -> Response {
         let user = try call.signedInUser()
-        let credentials = try await service.listCredentials(userID: user.id).credentials
+        let credentials: [CredentialResponse]
+        do {
+            credentials = try await service.listCredentials(userID: user.id).credentials
+        } catch  where error.status == .notFound {
+            // The user was deleted (through the API or the console) while signed in.
+            throw APIError.signInRequired
+        }
         let passkeys: [[String: Any]] = credentials.map { credential in
             [:] + [
                 "credentialId": credential.credentialId, "name": credential.name,
