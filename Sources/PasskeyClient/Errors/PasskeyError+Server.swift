@@ -72,6 +72,10 @@ extension PasskeyError.Code {
         "WORKFLOW_DECLINED": .workflowDeclined,
         "WORKFLOW_UNDER_REVIEW": .workflowUnderReview,
         "WORKFLOW_RUN_REUSE_FORBIDDEN": .workflowRunReuseForbidden,
+        // The server's web pages only; an app meets them if it calls those pages' endpoints.
+        "CSRF_TOKEN_INVALID": .invalidOrExpiredSession,
+        "SIGN_IN_REQUIRED": .invalidOrExpiredSession,
+        "USER_NAME_TAKEN": .invalidInput,
     ]
 
     private static func looksLikeCode(_ text: String) -> Bool {
