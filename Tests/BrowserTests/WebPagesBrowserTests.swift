@@ -29,10 +29,15 @@ struct WebPagesBrowserTests {
                 try await page.waitFor(selector: "#sign-up")
                 try await page.screenshot(to: shots.appendingPathComponent("1-demo.png"))
 
-                // Sign up.
+                // The keyboard reaches the skip link first, and focus is visible.
+                try await page.press("Tab")
+                #expect(try await page.evaluate("document.activeElement.className") == "skip")
+                #expect(try await page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid")
+
+                // Sign up, submitting with the keyboard.
                 try await page.fill("#sign-up-name", "alice")
                 try await page.fill("#sign-up-display", "Alice Example")
-                try await page.click("#sign-up button[type=submit]")
+                try await page.press("Enter")
                 try await page.waitFor(text: "Your account is ready", in: "#status")
                 #expect(try await page.url() == server.baseURL + "/account?done=welcome")
                 #expect(try await page.text("header nav").contains("Signed in as alice"))
