@@ -29,7 +29,8 @@ public protocol PasskeyStore: Sendable {
     // MARK: Credentials
 
     func credential(id: [UInt8]) async throws(StoreError) -> CredentialRecordRow?
-    /// The user's credentials that are not revoked, oldest first.
+    /// The user's credentials that are not revoked, oldest first: by `createdAt`, and those created at the same
+    /// time in the byte order of their ids (shorter first when one is a prefix of the other).
     func credentials(userID: String) async throws(StoreError) -> [CredentialRecordRow]
     /// Renames a credential. Fails with `.nameTaken` when another of the user's live credentials has the same
     /// name key (names compare case-insensitively after normalisation, see ``CredentialRecordRow/nameKey``).

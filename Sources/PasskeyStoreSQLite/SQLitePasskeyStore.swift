@@ -182,7 +182,7 @@ public final class SQLitePasskeyStore: PasskeyStore {
             try await session.rows(
                 """
                 SELECT \(CredentialRows.columns) FROM credentials WHERE user_id = ? AND status != 'revoked'
-                ORDER BY created_at, rowid
+                ORDER BY created_at, id
                 """,
                 [Bind.text(userID)]
             ).map(CredentialRows.decode)

@@ -132,6 +132,39 @@ extension StoreConformance {
             )
             try require(reused?.name == "Phone", "a revoked credential's name must be free")
         },
+        StoreConformanceCheck("credentials created at the same time are listed in the byte order of their ids") {
+            store in
+            let user = try await store.createUserIfAbsent(Fixture.user())
+            let flow = Fixture.flow(userID: user.id)
+            try await store.createFlow(flow)
+            // Ids of different lengths, one a prefix of another, inserted in descending order; and one created
+            // earlier, inserted last.
+            let prefix = Fixture.bytes(16)
+            var ids = [prefix, prefix + [0], prefix + [0, 0]] + (0..<6).map { _ in Fixture.bytes() }
+            ids.sort { $0.lexicographicallyPrecedes($1) }
+            var credentials = ids.reversed().enumerated().map { index, id in
+                var credential = Fixture.credential(userID: user.id, name: "Key \(index)")
+                credential.id = id
+                credential.createdAt = Fixture.now + 10
+                return credential
+            }
+            var earliest = Fixture.credential(userID: user.id, name: "Earliest")
+            earliest.id = [0xFF] + Fixture.bytes()
+            credentials.append(earliest)
+            for credential in credentials {
+                try await store.insertCredential(
+                    credential,
+                    maximumActive: 20,
+                    flowID: flow.id,
+                    flowUpdate: FlowUpdate(),
+                    at: Fixture.now
+                )
+            }
+            try require(
+                try await store.credentials(userID: user.id).map(\.id) == [earliest.id] + ids,
+                "credentials must be listed oldest first, then in the byte order of their ids"
+            )
+        },
         StoreConformanceCheck("use, revocation and listing") { store in
             let user = try await store.createUserIfAbsent(Fixture.user())
             let flow = Fixture.flow(userID: user.id)
