@@ -65,9 +65,10 @@ public protocol PasskeyStore: Sendable {
     /// match, expired, or was redeemed already.
     func redeemResult(flowID: String, resultTokenHash: [UInt8], at time: Date) async throws(StoreError) -> FlowRecord?
 
-    /// In one transaction: inserts the credential — refused with `.credentialExists` when its id is known,
-    /// `.limitReached` when the user already has `maximumActive` live credentials (active, or reserved and not
-    /// yet expired), `.nameTaken` when the name key is in use — and applies `flowUpdate` to the flow.
+    /// In one transaction: inserts the credential — refused with `.notFound` when there is no user
+    /// `credential.userID` or no flow `flowID`, `.credentialExists` when its id is known, `.limitReached` when the
+    /// user already has `maximumActive` live credentials (active, or reserved and not yet expired), `.nameTaken`
+    /// when the name key is in use — and applies `flowUpdate` to the flow. A refused insert changes nothing.
     func insertCredential(
         _ credential: CredentialRecordRow,
         maximumActive: Int,

@@ -131,6 +131,7 @@ public actor MemoryPasskeyStore: PasskeyStore {
         flowUpdate: FlowUpdate,
         at time: Date
     ) throws(StoreError) {
+        guard users[credential.userID] != nil else { throw StoreError(.notFound, "No user \(credential.userID).") }
         guard credentialsByID[credential.id] == nil else {
             throw StoreError(.credentialExists, "This credential is registered already.")
         }

@@ -49,6 +49,23 @@ extension StoreConformance {
                 )
             }
         },
+        StoreConformanceCheck("a credential for an unknown user is refused, and its flow left as it was") { store in
+            let user = try await store.createUserIfAbsent(Fixture.user())
+            let flow = Fixture.flow(userID: user.id, status: .verifying)
+            try await store.createFlow(flow)
+            let credential = Fixture.credential(userID: Fixture.id("missing"), flowID: flow.id)
+            try await requireStoreError(.notFound) {
+                try await store.insertCredential(
+                    credential,
+                    maximumActive: 10,
+                    flowID: flow.id,
+                    flowUpdate: FlowUpdate(status: .completed, payload: [1, 2]),
+                    at: Fixture.now
+                )
+            }
+            try require(try await store.credential(id: credential.id) == nil, "the credential must not be stored")
+            try require(try await store.flow(id: flow.id) == flow, "a refused insert must leave its flow as it was")
+        },
         StoreConformanceCheck("the per-user limit counts active and unexpired reserved credentials only") { store in
             let user = try await store.createUserIfAbsent(Fixture.user())
             let flow = Fixture.flow(userID: user.id)
