@@ -69,6 +69,11 @@ public protocol PasskeyStore: Sendable {
     /// `credential.userID` or no flow `flowID`, `.credentialExists` when its id is known, `.limitReached` when the
     /// user already has `maximumActive` live credentials (active, or reserved and not yet expired), `.nameTaken`
     /// when the name key is in use — and applies `flowUpdate` to the flow. A refused insert changes nothing.
+    ///
+    /// A reserved credential whose reservation has expired at `time` does not count as known: the new credential
+    /// replaces it, whichever user and flow it was reserved for (an authenticator may register again after its
+    /// earlier registration was never finalized). Its flow can then no longer settle it:
+    /// ``settleReservation(flowID:finalize:flowUpdate:at:)`` returns nil for that flow.
     func insertCredential(
         _ credential: CredentialRecordRow,
         maximumActive: Int,

@@ -132,7 +132,8 @@ public actor MemoryPasskeyStore: PasskeyStore {
         at time: Date
     ) throws(StoreError) {
         guard users[credential.userID] != nil else { throw StoreError(.notFound, "No user \(credential.userID).") }
-        guard credentialsByID[credential.id] == nil else {
+        // A reservation that expired without being settled no longer holds its id: the new credential replaces it.
+        if let known = credentialsByID[credential.id], known.status != .reserved || known.isLive(at: time) {
             throw StoreError(.credentialExists, "This credential is registered already.")
         }
         let live = liveCredentials(of: credential.userID, at: time)
