@@ -29,7 +29,8 @@ public protocol PasskeyStore: Sendable {
     // MARK: Credentials
 
     func credential(id: [UInt8]) async throws(StoreError) -> CredentialRecordRow?
-    /// The user's credentials that are not revoked, oldest first.
+    /// The user's credentials that are not revoked, oldest first: by `createdAt`, and those created at the same
+    /// time in the byte order of their ids (shorter first when one is a prefix of the other).
     func credentials(userID: String) async throws(StoreError) -> [CredentialRecordRow]
     /// Renames a credential. Fails with `.nameTaken` when another of the user's live credentials has the same
     /// name key (names compare case-insensitively after normalisation, see ``CredentialRecordRow/nameKey``).
@@ -64,9 +65,15 @@ public protocol PasskeyStore: Sendable {
     /// match, expired, or was redeemed already.
     func redeemResult(flowID: String, resultTokenHash: [UInt8], at time: Date) async throws(StoreError) -> FlowRecord?
 
-    /// In one transaction: inserts the credential — refused with `.credentialExists` when its id is known,
-    /// `.limitReached` when the user already has `maximumActive` live credentials (active, or reserved and not
-    /// yet expired), `.nameTaken` when the name key is in use — and applies `flowUpdate` to the flow.
+    /// In one transaction: inserts the credential — refused with `.notFound` when there is no user
+    /// `credential.userID` or no flow `flowID`, `.credentialExists` when its id is known, `.limitReached` when the
+    /// user already has `maximumActive` live credentials (active, or reserved and not yet expired), `.nameTaken`
+    /// when the name key is in use — and applies `flowUpdate` to the flow. A refused insert changes nothing.
+    ///
+    /// A reserved credential whose reservation has expired at `time` does not count as known: the new credential
+    /// replaces it, whichever user and flow it was reserved for (an authenticator may register again after its
+    /// earlier registration was never finalized). Its flow can then no longer settle it:
+    /// ``settleReservation(flowID:finalize:flowUpdate:at:)`` returns nil for that flow.
     func insertCredential(
         _ credential: CredentialRecordRow,
         maximumActive: Int,

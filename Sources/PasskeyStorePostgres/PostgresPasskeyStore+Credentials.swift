@@ -95,6 +95,17 @@ extension PostgresPasskeyStore {
             guard try await Self.lockUser(credential.userID, on: connection) else {
                 throw StoreError(.notFound, "No user \(credential.userID).")
             }
+            // A reservation that expired without being settled no longer holds its id: the new credential replaces
+            // it. The DELETE takes the row's lock, so it waits for a transaction settling or replacing the same
+            // row in another process, then re-checks the row as that transaction left it; the SELECT below then
+            // sees what it committed.
+            try await connection.rows(
+                """
+                DELETE FROM credentials
+                WHERE id = \(credential.id.bytea) AND status = 'reserved'
+                    AND (reserved_until IS NULL OR reserved_until <= \(time))
+                """
+            )
             let known = try await connection.rows("SELECT 1 FROM credentials WHERE id = \(credential.id.bytea)")
             guard known.isEmpty else { throw StoreError(.credentialExists, "This credential is registered already.") }
             var liveNameKeys: [String] = []

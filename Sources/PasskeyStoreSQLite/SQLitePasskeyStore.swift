@@ -182,7 +182,7 @@ public final class SQLitePasskeyStore: PasskeyStore {
             try await session.rows(
                 """
                 SELECT \(CredentialRows.columns) FROM credentials WHERE user_id = ? AND status != 'revoked'
-                ORDER BY created_at, rowid
+                ORDER BY created_at, id
                 """,
                 [Bind.text(userID)]
             ).map(CredentialRows.decode)
@@ -343,6 +343,15 @@ public final class SQLitePasskeyStore: PasskeyStore {
     ) async throws(StoreError) {
         let binds = try CredentialRows.binds(credential)
         try await lease.withTransaction { session in
+            // A reservation that expired without being settled no longer holds its id: the new credential
+            // replaces it. Both happen in this transaction, or neither.
+            try await session.execute(
+                """
+                DELETE FROM credentials
+                WHERE id = ? AND status = 'reserved' AND (reserved_until IS NULL OR reserved_until <= ?)
+                """,
+                [Bind.bytes(credential.id), Bind.date(time)]
+            )
             guard try await Self.credential(session, id: credential.id) == nil else {
                 throw StoreError(.credentialExists, "This credential is registered already.")
             }

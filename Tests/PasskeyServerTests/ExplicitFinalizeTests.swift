@@ -117,6 +117,67 @@ struct ExplicitFinalizeTests {
         }
     }
 
+    @Test func theSameAuthenticatorRegistersAgainOnceItsReservationExpired() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            var phone = TestAuthenticator()
+            let first = try await Self.reserve(api, &phone)
+            let firstID = first.registrationAttemptId
+            let reserved = try await api.backend(.get, Path.registration(firstID)).expect(
+                .ok,
+                RegistrationStatusView.self
+            )
+            server.clock.advance(by: 601)
+
+            // The expired reservation is replaced: same credential id, its default name free again.
+            let again = try await api.enroll("alice", authenticator: &phone)
+            #expect(again.credentialId == phone.credentialIDText)
+            #expect(again.status == "active")
+            #expect(again.name == reserved.credential?.name)
+            #expect(try await api.credentials(of: "alice").map(\.credentialId) == [phone.credentialIDText])
+
+            // The first attempt has nothing left to settle, and does not show the credential that replaced it.
+            expectError(try await api.backend(.post, Self.finalizePath(firstID)), "RESERVATION_EXPIRED", .gone)
+            expectError(
+                try await api.backend(.post, Self.abortPath(firstID)),
+                "REGISTRATION_ATTEMPT_CONFLICT",
+                .conflict
+            )
+            let status = try await api.backend(.get, Path.registration(firstID)).expect(
+                .ok,
+                RegistrationStatusView.self
+            )
+            #expect(status.status == "completed")
+            #expect(status.credential == nil)
+            let result = try await api.signIn(userID: "alice", authenticator: &phone)
+            #expect(result.credentialId == phone.credentialIDText)
+        }
+    }
+
+    @Test func aLiveReservationIsNotReplaced() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            var phone = TestAuthenticator()
+            let first = try await Self.reserve(api, &phone)
+            server.clock.advance(by: 599)
+            let attempt = try await api.createRegistration(NewRegistration(userId: "alice"))
+            let options = try await api.registrationOptions(attempt)
+            expectError(
+                try await api.completeRegistration(
+                    attempt,
+                    try api.registrationResponse(options, authenticator: &phone)
+                ),
+                "CREDENTIAL_ALREADY_REGISTERED",
+                .conflict
+            )
+            let finalized = try await api.backend(.post, Self.finalizePath(first.registrationAttemptId)).expect(
+                .ok,
+                RegistrationStatusView.self
+            )
+            #expect(finalized.credential?.status == "active")
+        }
+    }
+
     @Test func aLiveReservationCountsTowardTheLimit() async throws {
         let server = try TestServer { $0.policy.maxCredentialsPerUser = 1 }
         try await server.withAPI { api in

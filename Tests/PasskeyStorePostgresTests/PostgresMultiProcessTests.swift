@@ -219,6 +219,104 @@ struct PostgresMultiProcessTests {
         }
     }
 
+    @Test("an expired reservation claimed from two stores by 20 users while its flow settles: exactly one wins")
+    func replaceReservationRace() async throws {
+        try await withTwoStores("replace") { stores in
+            func user(_ id: String) async throws -> UserRecord {
+                try await stores[0].createUserIfAbsent(
+                    UserRecord(id: id, handle: Self.bytes(), name: id, displayName: id, createdAt: Self.now)
+                )
+            }
+            func flow(_ id: String, of userID: String) async throws -> FlowRecord {
+                let flow = FlowRecord(
+                    id: id,
+                    kind: .registration,
+                    status: .verifying,
+                    userID: userID,
+                    clientTokenHash: Self.bytes(),
+                    expiresAt: Self.now + 300,
+                    createdAt: Self.now,
+                    updatedAt: Self.now,
+                    payload: []
+                )
+                try await stores[1].createFlow(flow)
+                return flow
+            }
+            let id = Self.bytes()
+            func credential(of userID: String, flowID: String, reservedUntil: Date?) -> CredentialRecordRow {
+                CredentialRecordRow(
+                    id: id,
+                    userID: userID,
+                    publicKey: Self.bytes(77),
+                    algorithm: -7,
+                    signCount: 0,
+                    aaguid: "",
+                    attestationFormat: "none",
+                    attestationType: "none",
+                    attestationTrusted: false,
+                    transports: [],
+                    backupEligible: false,
+                    backupState: false,
+                    userVerified: true,
+                    name: "Phone",
+                    nameKey: "phone",
+                    status: reservedUntil == nil ? .active : .reserved,
+                    reservedUntil: reservedUntil,
+                    flowID: flowID,
+                    createdAt: Self.now
+                )
+            }
+            let owner = try await user("user-owner")
+            let oldFlow = try await flow("flow-old", of: owner.id)
+            try await stores[0].insertCredential(
+                credential(of: owner.id, flowID: oldFlow.id, reservedUntil: Self.now + 60),
+                maximumActive: 5,
+                flowID: oldFlow.id,
+                flowUpdate: FlowUpdate(status: .completed),
+                at: Self.now
+            )
+            var claims: [(FlowRecord, CredentialRecordRow)] = []
+            for index in 0..<20 {
+                let claimant = try await user("user-\(index)")
+                let flow = try await flow("flow-\(index)", of: claimant.id)
+                claims.append((flow, credential(of: claimant.id, flowID: flow.id, reservedUntil: nil)))
+            }
+            // The old flow's server has a clock that lags behind: to it, the reservation is still live.
+            let winners = try await withThrowingTaskGroup(of: String?.self) { group in
+                group.addTask {
+                    try await stores[1].settleReservation(
+                        flowID: oldFlow.id,
+                        finalize: true,
+                        flowUpdate: FlowUpdate(status: .finalized),
+                        at: Self.now + 30
+                    ).map { _ in owner.id }
+                }
+                for (index, (flow, credential)) in claims.enumerated() {
+                    let store = stores[index % 2]
+                    group.addTask {
+                        do throws(StoreError) {
+                            try await store.insertCredential(
+                                credential,
+                                maximumActive: 5,
+                                flowID: flow.id,
+                                flowUpdate: FlowUpdate(status: .completed),
+                                at: Self.now + 120
+                            )
+                            return credential.userID
+                        } catch  where error.code == .credentialExists {
+                            return nil
+                        }
+                    }
+                }
+                return try await group.compactMap { $0 }.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(winners.count == 1)
+            let stored = try await stores[0].credential(id: id)
+            #expect(stored?.userID == winners.first)
+            #expect(stored?.status == .active)
+        }
+    }
+
     @Test("100 audit events appended from two stores at once: distinct sequence numbers, all paged in order")
     func auditRace() async throws {
         try await withTwoStores("audit") { stores in

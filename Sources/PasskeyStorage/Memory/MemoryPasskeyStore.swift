@@ -50,9 +50,7 @@ public actor MemoryPasskeyStore: PasskeyStore {
     public func credential(id: [UInt8]) -> CredentialRecordRow? { credentialsByID[id] }
 
     public func credentials(userID: String) -> [CredentialRecordRow] {
-        credentialsByID.values.filter { $0.userID == userID && $0.status != .revoked }.sorted {
-            $0.createdAt < $1.createdAt
-        }
+        credentialsByID.values.filter { $0.userID == userID && $0.status != .revoked }.sorted(by: Self.oldestFirst)
     }
 
     public func renameCredential(
@@ -133,7 +131,9 @@ public actor MemoryPasskeyStore: PasskeyStore {
         flowUpdate: FlowUpdate,
         at time: Date
     ) throws(StoreError) {
-        guard credentialsByID[credential.id] == nil else {
+        guard users[credential.userID] != nil else { throw StoreError(.notFound, "No user \(credential.userID).") }
+        // A reservation that expired without being settled no longer holds its id: the new credential replaces it.
+        if let known = credentialsByID[credential.id], known.status != .reserved || known.isLive(at: time) {
             throw StoreError(.credentialExists, "This credential is registered already.")
         }
         let live = liveCredentials(of: credential.userID, at: time)
@@ -183,6 +183,13 @@ public actor MemoryPasskeyStore: PasskeyStore {
     /// bytes rather than characters matches what the databases do, too.
     private static func asciiLowercased(_ text: String) -> [UInt8] {
         text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+    }
+
+    /// Oldest first; credentials created at the same time in the byte order of their ids, as the SQL adapters
+    /// order them.
+    private static func oldestFirst(_ first: CredentialRecordRow, _ second: CredentialRecordRow) -> Bool {
+        if first.createdAt != second.createdAt { return first.createdAt < second.createdAt }
+        return first.id.lexicographicallyPrecedes(second.id)
     }
 
     private func liveCredentials(of userID: String, at time: Date) -> [CredentialRecordRow] {

@@ -67,5 +67,71 @@ extension StoreConformance {
                 "the user must have exactly 5 credentials"
             )
         },
+        StoreConformanceCheck(
+            "an expired reservation claimed by 20 users and settled by its flow at once: exactly one wins"
+        ) { store in
+            let owner = try await store.createUserIfAbsent(Fixture.user())
+            let oldFlow = Fixture.flow(userID: owner.id, status: .completed)
+            try await store.createFlow(oldFlow)
+            let id = Fixture.bytes()
+            var reserved = Fixture.credential(
+                userID: owner.id,
+                status: .reserved,
+                reservedUntil: Fixture.now + 60,
+                flowID: oldFlow.id
+            )
+            reserved.id = id
+            try await store.insertCredential(
+                reserved,
+                maximumActive: 10,
+                flowID: oldFlow.id,
+                flowUpdate: FlowUpdate(),
+                at: Fixture.now
+            )
+            var claims: [(FlowRecord, CredentialRecordRow)] = []
+            for _ in 0..<20 {
+                let user = try await store.createUserIfAbsent(Fixture.user())
+                let flow = Fixture.flow(userID: user.id, status: .verifying)
+                try await store.createFlow(flow)
+                var credential = Fixture.credential(userID: user.id, flowID: flow.id)
+                credential.id = id
+                claims.append((flow, credential))
+            }
+            // The old flow settles with a clock that lags behind, to which the reservation is still live.
+            let winners = try await withThrowingTaskGroup(of: String?.self) { group in
+                group.addTask {
+                    let settled = try await store.settleReservation(
+                        flowID: oldFlow.id,
+                        finalize: true,
+                        flowUpdate: FlowUpdate(status: .finalized),
+                        at: Fixture.now + 30
+                    )
+                    return settled.map { _ in owner.id }
+                }
+                for (flow, credential) in claims {
+                    group.addTask {
+                        do {
+                            try await store.insertCredential(
+                                credential,
+                                maximumActive: 10,
+                                flowID: flow.id,
+                                flowUpdate: FlowUpdate(status: .completed),
+                                at: Fixture.now + 120
+                            )
+                            return credential.userID
+                        } catch let error as StoreError where error.code == .credentialExists {
+                            return nil
+                        }
+                    }
+                }
+                return try await group.compactMap { $0 }.reduce(into: [String]()) { $0.append($1) }
+            }
+            try require(winners.count == 1, "\(winners.count) of the settlement and the inserts succeeded; one may")
+            let stored = try await store.credential(id: id)
+            try require(
+                stored?.userID == winners.first && stored?.status == .active,
+                "the stored credential must be the winner's, active"
+            )
+        },
     ]
 }

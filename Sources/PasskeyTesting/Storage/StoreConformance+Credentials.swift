@@ -49,6 +49,23 @@ extension StoreConformance {
                 )
             }
         },
+        StoreConformanceCheck("a credential for an unknown user is refused, and its flow left as it was") { store in
+            let user = try await store.createUserIfAbsent(Fixture.user())
+            let flow = Fixture.flow(userID: user.id, status: .verifying)
+            try await store.createFlow(flow)
+            let credential = Fixture.credential(userID: Fixture.id("missing"), flowID: flow.id)
+            try await requireStoreError(.notFound) {
+                try await store.insertCredential(
+                    credential,
+                    maximumActive: 10,
+                    flowID: flow.id,
+                    flowUpdate: FlowUpdate(status: .completed, payload: [1, 2]),
+                    at: Fixture.now
+                )
+            }
+            try require(try await store.credential(id: credential.id) == nil, "the credential must not be stored")
+            try require(try await store.flow(id: flow.id) == flow, "a refused insert must leave its flow as it was")
+        },
         StoreConformanceCheck("the per-user limit counts active and unexpired reserved credentials only") { store in
             let user = try await store.createUserIfAbsent(Fixture.user())
             let flow = Fixture.flow(userID: user.id)
@@ -132,6 +149,39 @@ extension StoreConformance {
             )
             try require(reused?.name == "Phone", "a revoked credential's name must be free")
         },
+        StoreConformanceCheck("credentials created at the same time are listed in the byte order of their ids") {
+            store in
+            let user = try await store.createUserIfAbsent(Fixture.user())
+            let flow = Fixture.flow(userID: user.id)
+            try await store.createFlow(flow)
+            // Ids of different lengths, one a prefix of another, inserted in descending order; and one created
+            // earlier, inserted last.
+            let prefix = Fixture.bytes(16)
+            var ids = [prefix, prefix + [0], prefix + [0, 0]] + (0..<6).map { _ in Fixture.bytes() }
+            ids.sort { $0.lexicographicallyPrecedes($1) }
+            var credentials = ids.reversed().enumerated().map { index, id in
+                var credential = Fixture.credential(userID: user.id, name: "Key \(index)")
+                credential.id = id
+                credential.createdAt = Fixture.now + 10
+                return credential
+            }
+            var earliest = Fixture.credential(userID: user.id, name: "Earliest")
+            earliest.id = [0xFF] + Fixture.bytes()
+            credentials.append(earliest)
+            for credential in credentials {
+                try await store.insertCredential(
+                    credential,
+                    maximumActive: 20,
+                    flowID: flow.id,
+                    flowUpdate: FlowUpdate(),
+                    at: Fixture.now
+                )
+            }
+            try require(
+                try await store.credentials(userID: user.id).map(\.id) == [earliest.id] + ids,
+                "credentials must be listed oldest first, then in the byte order of their ids"
+            )
+        },
         StoreConformanceCheck("use, revocation and listing") { store in
             let user = try await store.createUserIfAbsent(Fixture.user())
             let flow = Fixture.flow(userID: user.id)
@@ -178,74 +228,6 @@ extension StoreConformance {
             try require(
                 try await store.renameCredential(id: a.id, name: "X", nameKey: "x", at: Fixture.now) == nil,
                 "renaming a revoked credential must return nil"
-            )
-        },
-        StoreConformanceCheck("a reservation is finalized or released with its flow") { store in
-            let user = try await store.createUserIfAbsent(Fixture.user())
-            for finalize in [true, false] {
-                let flow = Fixture.flow(userID: user.id, status: .completed)
-                try await store.createFlow(flow)
-                let credential = Fixture.credential(
-                    userID: user.id,
-                    name: "R\(finalize)",
-                    status: .reserved,
-                    reservedUntil: Fixture.now + 60,
-                    flowID: flow.id
-                )
-                try await store.insertCredential(
-                    credential,
-                    maximumActive: 10,
-                    flowID: flow.id,
-                    flowUpdate: FlowUpdate(),
-                    at: Fixture.now
-                )
-                let status: FlowStatus = finalize ? .finalized : .aborted
-                let settled = try await store.settleReservation(
-                    flowID: flow.id,
-                    finalize: finalize,
-                    flowUpdate: FlowUpdate(status: status),
-                    at: Fixture.now + 1
-                )
-                try require(settled?.id == credential.id, "settle must return the reserved credential")
-                try require(try await store.flow(id: flow.id)?.status == status, "flow not updated with the settlement")
-                let stored = try await store.credential(id: credential.id)
-                try require(
-                    finalize ? stored?.status == .active && stored?.reservedUntil == nil : stored == nil,
-                    "reservation not settled"
-                )
-                try require(
-                    try await store.settleReservation(
-                        flowID: flow.id,
-                        finalize: finalize,
-                        flowUpdate: FlowUpdate(),
-                        at: Fixture.now + 2
-                    ) == nil,
-                    "settling twice must return nil"
-                )
-            }
-            let late = Fixture.flow(userID: user.id, status: .completed)
-            try await store.createFlow(late)
-            try await store.insertCredential(
-                Fixture.credential(
-                    userID: user.id,
-                    name: "Late",
-                    status: .reserved,
-                    reservedUntil: Fixture.now + 60,
-                    flowID: late.id
-                ),
-                maximumActive: 10,
-                flowID: late.id,
-                flowUpdate: FlowUpdate(),
-                at: Fixture.now
-            )
-            try require(
-                try await store.settleReservation(
-                    flowID: late.id,
-                    finalize: true,
-                    flowUpdate: FlowUpdate(),
-                    at: Fixture.now + 61
-                ) == nil,
-                "an expired reservation cannot be finalized"
             )
         },
     ]

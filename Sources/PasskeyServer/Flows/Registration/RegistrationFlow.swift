@@ -154,7 +154,8 @@ extension PasskeyService {
         }
 
         let time = now()
-        let existing = try await storage { try await store.credentials(userID: userID) }
+        // Names are unique among live credentials only: an expired reservation's name is free again.
+        let existing = try await storage { try await store.credentials(userID: userID) }.filter { $0.isLive(at: time) }
         let transports = registration.transports.map(\.rawValue)
         let defaultName = AuthenticatorNames.defaultName(
             aaguid: registration.aaguid.description,
@@ -207,7 +208,9 @@ extension PasskeyService {
             {
                 // A concurrent registration of this user took the default name: take the next free one.
                 retries += 1
-                let taken = try await storage { try await store.credentials(userID: userID) }
+                let taken = try await storage { try await store.credentials(userID: userID) }.filter {
+                    $0.isLive(at: time)
+                }
                 let next = try CredentialName(Self.uniqueDefaultName(defaultName, taken: Set(taken.map(\.nameKey))))
                 (row.name, row.nameKey) = (next.value, next.key)
             } catch {
@@ -253,7 +256,9 @@ extension PasskeyService {
         let state = try decodePayload(RegistrationState.self, from: flow)
         var credential: CredentialResponse?
         if let id = state.credentialID, let bytes = try? Base64URL.decode(id),
-            let row = try await storage({ try await store.credential(id: bytes) })
+            let row = try await storage({ try await store.credential(id: bytes) }),
+            // A later registration may have replaced this attempt's expired reservation: that credential is not its.
+            row.flowID == flow.id
         {
             credential = CredentialResponse(row)
         }
