@@ -1,4 +1,5 @@
 import Foundation
+import PasskeyServer
 import PasskeyStorage
 import PasskeyStorePostgres
 import PasskeyStoreSQLite
@@ -14,8 +15,11 @@ struct OpenedStore: Sendable {
         if url == "memory" {
             return OpenedStore(store: MemoryPasskeyStore(), services: [], close: {})
         }
-        if url.hasPrefix("sqlite:") {
-            let store = try await SQLitePasskeyStore.open(path: String(url.dropFirst("sqlite:".count)))
+        if let sqlite = try SQLiteDatabase(url) {
+            let store = try await SQLitePasskeyStore.open(
+                path: sqlite.path,
+                durability: sqlite.syncsEveryCommit ? .everyCommit : .checkpoint
+            )
             return OpenedStore(store: store, services: [], close: { await store.close() })
         }
         if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {

@@ -28,7 +28,12 @@ struct ServeCommand: ExecutableCommand {
     @Option(help: "The address to listen on (default 127.0.0.1).")
     var host: String?
 
-    @Option(help: ArgumentHelp("sqlite:PATH, postgres://USER:PASSWORD@HOST:PORT/DB, or memory.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "sqlite:PATH (?synchronous=full syncs every commit), postgres://USER:PASSWORD@HOST:PORT/DB, or memory.",
+            valueName: "url"
+        )
+    )
     var database: String?
 
     @Option(help: ArgumentHelp("A JSON configuration file.", valueName: "file"))

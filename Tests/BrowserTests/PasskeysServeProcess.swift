@@ -27,9 +27,11 @@ struct PasskeysServeProcess: Sendable {
         )
     }
 
-    /// Runs `body` with a server started with `configuration` (a JSON configuration file's contents, if any).
+    /// Runs `body` with a server started with `configuration` (a JSON configuration file's contents, if any)
+    /// and `sqliteOption` after its database file's path (such as `?synchronous=full`).
     static func with<Value>(
         configuration: String? = nil,
+        sqliteOption: String = "",
         _ body: (PasskeysServeProcess) async throws -> Value
     ) async throws -> Value {
         let executable = Self.executable
@@ -43,7 +45,9 @@ struct PasskeysServeProcess: Sendable {
         defer { try? FileManager.default.removeItem(at: folder) }
         let port = try freePort()
         var arguments = [
-            "serve", "--port", String(port), "--database", "sqlite:\(folder.path)/passkeys.sqlite", "--api-key", apiKey,
+            "serve", "--port", String(port), "--database", "sqlite:\(folder.path)/passkeys.sqlite\(sqliteOption)",
+            "--api-key",
+            apiKey,
         ]
         if let configuration {
             let file = folder.appendingPathComponent("passkeys.json")

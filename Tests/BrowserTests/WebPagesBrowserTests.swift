@@ -116,7 +116,8 @@ struct WebPagesBrowserTests {
         let configuration = #"""
             {"policy": {"residentKey": "discouraged", "userVerification": "discouraged", "attestation": "direct"}}
             """#
-        try await PasskeysServeProcess.with(configuration: configuration) { server in
+        // This server also syncs every SQLite commit (the durability option of the database setting).
+        try await PasskeysServeProcess.with(configuration: configuration, sqliteOption: "?synchronous=full") { server in
             try await withBrowser { browser in
                 let page = try await browser.newPage()
                 let key = try await page.addVirtualAuthenticator(.securityKey)
@@ -133,6 +134,9 @@ struct WebPagesBrowserTests {
                 let credential = try #require((listed["credentials"] as? [[String: Any]])?.first)
                 #expect(credential["attestationFormat"] as? String == "fido-u2f")
                 #expect(credential["kind"] as? String == "device-bound")
+                #expect(
+                    FileManager.default.fileExists(atPath: server.folder.appendingPathComponent("passkeys.sqlite").path)
+                )
 
                 // The console is closed until the operator presents an API key.
                 try await page.goto(server.baseURL + "/console")

@@ -13,6 +13,23 @@ struct ConfigurationTests {
 
     // MARK: The file
 
+    @Test func sqliteSettingsNameAFileAndOptionallyHowOftenToSync() throws {
+        let plain = try #require(try SQLiteDatabase("sqlite:data/passkeys.sqlite"))
+        #expect(plain.path == "data/passkeys.sqlite")
+        #expect(!plain.syncsEveryCommit)
+        let full = try #require(try SQLiteDatabase("sqlite:/var/lib/passkeys.sqlite?synchronous=FULL"))
+        #expect(full.path == "/var/lib/passkeys.sqlite")
+        #expect(full.syncsEveryCommit)
+        #expect(try SQLiteDatabase("sqlite:a.db?synchronous=normal")?.syncsEveryCommit == false)
+        #expect(try SQLiteDatabase("postgres://localhost/db") == nil)
+        for bad in ["sqlite:", "sqlite:?synchronous=full", "sqlite:a.db?synchronous=off", "sqlite:a.db?wal=1"] {
+            #expect(throws: ConfigurationError.self, "\(bad)") { try SQLiteDatabase(bad) }
+            var configuration = ServerConfiguration()
+            configuration.database = bad
+            #expect(throws: ConfigurationError.self, "\(bad)") { try configuration.validate() }
+        }
+    }
+
     @Test func anEmptyFileGivesTheDefaults() throws {
         let configuration = try Self.decode("{}")
         #expect(configuration == ServerConfiguration())

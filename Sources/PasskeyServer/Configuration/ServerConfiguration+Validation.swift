@@ -54,8 +54,8 @@ extension ServerConfiguration {
         }
         guard (1...65535).contains(port) else { throw ConfigurationError(field: "port", "must be 1 to 65535") }
         guard
-            database.hasPrefix("sqlite:") || database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
-                || database == "memory"
+            try SQLiteDatabase(database) != nil || database.hasPrefix("postgres://")
+                || database.hasPrefix("postgresql://") || database == "memory"
         else {
             throw ConfigurationError(field: "database", "must be sqlite:PATH, postgres://… or memory")
         }
