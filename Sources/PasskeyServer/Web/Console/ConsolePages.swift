@@ -147,7 +147,13 @@ extension WebPages {
         let userID = call.query("userId").flatMap { $0.isEmpty ? nil : $0 }
         let page: PasskeyService.AuditPage
         do {
-            page = try await service.auditEvents(after: call.query("after"), limit: "50", userID: userID)
+            page = try await service.auditEvents(
+                order: "oldest",
+                after: call.query("after"),
+                before: nil,
+                limit: "50",
+                userID: userID
+            )
         } catch  where error.status == .badRequest {
             return templates.page(
                 "console-audit",
