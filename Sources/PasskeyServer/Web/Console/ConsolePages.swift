@@ -148,9 +148,9 @@ extension WebPages {
         let page: PasskeyService.AuditPage
         do {
             page = try await service.auditEvents(
-                order: "oldest",
-                after: call.query("after"),
-                before: nil,
+                order: "newest",
+                after: nil,
+                before: call.query("before"),
                 limit: "50",
                 userID: userID
             )
@@ -175,8 +175,8 @@ extension WebPages {
             "console-audit",
             consoleValues(call) + [
                 "userID": userID, "events": events,
-                "nextURL": page.nextCursor.map { "/console/audit?" + filter + "after=" + $0 },
-                "firstURL": call.query("after") != nil ? "/console/audit?" + filter : nil,
+                "olderURL": page.nextCursor.map { "/console/audit?" + filter + "before=" + $0 },
+                "newestURL": call.query("before") != nil ? "/console/audit?" + filter : nil,
             ]
         )
     }
