@@ -83,6 +83,24 @@ extension PostgresPasskeyStore {
         }
         return events
     }
+
+    public func auditEvents(before: Int64?, limit: Int, userID: String?) async throws(StoreError) -> [AuditEvent] {
+        var events: [AuditEvent] = []
+        // A backward scan of the primary key, or of audit_events_user (user_id, sequence) for one user.
+        for row in try await rows(
+            """
+            SELECT \(unescaped: Columns.list(Columns.auditEvent)) FROM audit_events
+            WHERE (\(before)::bigint IS NULL OR sequence < \(before)::bigint)
+              AND (\(userID)::text IS NULL OR user_id = \(userID)::text)
+            ORDER BY sequence DESC
+            LIMIT \(Int64(max(0, limit)))
+            """,
+            doing: "read the audit log"
+        ) {
+            events.append(try AuditEvent(row))
+        }
+        return events
+    }
 }
 
 /// An audit event as one element of the JSON array that `jsonb_to_recordset` reads. The time is in microseconds

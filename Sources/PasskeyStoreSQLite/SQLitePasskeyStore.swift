@@ -455,6 +455,28 @@ public final class SQLitePasskeyStore: PasskeyStore {
         }
     }
 
+    public func auditEvents(before: Int64?, limit: Int, userID: String?) async throws(StoreError) -> [AuditEvent] {
+        guard limit > 0 else { return [] }
+        return try await lease.withSession { session in
+            // Read backwards along the primary key, or along audit_events_by_user (user_id, sequence) for one user.
+            var conditions: [String] = []
+            var binds: [SQLiteData] = []
+            if let before {
+                conditions.append("sequence < ?")
+                binds.append(Bind.integer(before))
+            }
+            if let userID {
+                conditions.append("user_id = ?")
+                binds.append(Bind.text(userID))
+            }
+            var sql = "SELECT \(AuditRows.columns) FROM audit_events"
+            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+            sql += " ORDER BY sequence DESC LIMIT ?"
+            binds.append(Bind.integer(limit))
+            return try await session.rows(sql, binds).map(AuditRows.decode)
+        }
+    }
+
     // MARK: Statements shared by the operations
 
     private static func user(

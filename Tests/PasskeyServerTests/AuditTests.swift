@@ -229,6 +229,65 @@ struct AuditTests {
         }
     }
 
+    @Test func eventsArePagedNewestFirst() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            for user in ["alice", "bob", "alice", "carol", "alice", "bob", "alice"] {
+                _ = try await api.createRegistration(NewRegistration(userId: user))
+            }
+            var all: [AuditPageView.Event] = []
+            var query = "?order=newest&limit=3"
+            var pages = 0
+            while true {
+                let page = try await api.auditEvents(query: query)
+                pages += 1
+                #expect(page.events.count <= 3)
+                all += page.events
+                guard let cursor = page.nextCursor else { break }
+                #expect(cursor == page.events.last.map { String($0.sequence) })
+                query = "?order=newest&limit=3&before=\(cursor)"
+            }
+            #expect(pages == 3)
+            #expect(all.map(\.sequence) == Array((1...7).reversed()))
+            // The default order is unchanged, and the same as asking for it.
+            let oldest = try await api.auditEvents(query: "?order=oldest")
+            #expect(oldest.events.map(\.sequence) == Array(1...7))
+            #expect(try await api.auditEvents().events.map(\.sequence) == Array(1...7))
+
+            let alices = try await api.auditEvents(query: "?order=newest&userId=alice")
+            #expect(alices.events.map(\.sequence) == [7, 5, 3, 1])
+            #expect(alices.events.allSatisfy { $0.userId == "alice" })
+            #expect(alices.nextCursor == nil)
+            let firstTwo = try await api.auditEvents(query: "?order=newest&userId=alice&limit=2")
+            #expect(firstTwo.nextCursor == "5")
+            let rest = try await api.auditEvents(
+                query: "?order=newest&userId=alice&limit=2&before=\(try #require(firstTwo.nextCursor))"
+            )
+            #expect((firstTwo.events + rest.events).map(\.sequence) == alices.events.map(\.sequence))
+            #expect(rest.nextCursor == nil)
+            // Exactly a page: no cursor to an empty page.
+            #expect(try await api.auditEvents(query: "?order=newest&limit=7").nextCursor == nil)
+            #expect(try await api.auditEvents(query: "?order=newest&before=1").events.isEmpty)
+            #expect(try await api.auditEvents(query: "?order=newest&before=0").events.isEmpty)
+            #expect(try await api.auditEvents(query: "?order=newest&before=4").events.map(\.sequence) == [3, 2, 1])
+            #expect(try await api.auditEvents(query: "?order=newest&userId=nobody").events.isEmpty)
+        }
+    }
+
+    @Test func theWrongCursorForTheOrderSaysWhichToUse() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            let after = try await api.backend(.get, "/v1/audit-events?order=newest&after=3")
+            expectError(after, "INVALID_REQUEST", .badRequest)
+            #expect(after.text.contains("before"))
+            for query in ["?before=3", "?order=oldest&before=3"] {
+                let before = try await api.backend(.get, "/v1/audit-events\(query)")
+                expectError(before, "INVALID_REQUEST", .badRequest)
+                #expect(before.text.contains("order=newest"))
+            }
+        }
+    }
+
     @Test func noSecretReachesTheAuditLogOrTheLogs() async throws {
         let server = try TestServer()
         let secrets = Secrets()

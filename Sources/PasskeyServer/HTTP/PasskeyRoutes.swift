@@ -103,7 +103,9 @@ public enum PasskeyRoutes {
                 let query = request.uri.queryParameters
                 return JSONBody.response(
                     try await s.auditEvents(
+                        order: query["order"].map(String.init),
                         after: query["after"].map(String.init),
+                        before: query["before"].map(String.init),
                         limit: query["limit"].map(String.init),
                         userID: query["userId"].map(String.init)
                     )

@@ -179,6 +179,14 @@ public actor MemoryPasskeyStore: PasskeyStore {
         Array(audit.lazy.filter { $0.sequence > after && (userID == nil || $0.userID == userID) }.prefix(limit))
     }
 
+    public func auditEvents(before: Int64?, limit: Int, userID: String?) -> [AuditEvent] {
+        let before = before ?? .max
+        return Array(
+            audit.reversed().lazy.filter { $0.sequence < before && (userID == nil || $0.userID == userID) }
+                .prefix(max(0, limit))
+        )
+    }
+
     /// The text's UTF-8 bytes with ASCII capitals made small, as the SQL adapters' `lower()` does. Searching
     /// bytes rather than characters matches what the databases do, too.
     private static func asciiLowercased(_ text: String) -> [UInt8] {

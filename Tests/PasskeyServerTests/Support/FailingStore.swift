@@ -141,4 +141,9 @@ final class FailingStore: PasskeyStore {
         try check()
         return await base.auditEvents(after: after, limit: limit, userID: userID)
     }
+
+    func auditEvents(before: Int64?, limit: Int, userID: String?) async throws(StoreError) -> [AuditEvent] {
+        try check()
+        return await base.auditEvents(before: before, limit: limit, userID: userID)
+    }
 }

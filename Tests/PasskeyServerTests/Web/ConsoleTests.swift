@@ -94,10 +94,55 @@ struct ConsoleTests {
             #expect(audit.text.contains("credential.revoked"))
             #expect(audit.text.contains("operator:test"))
             #expect(!audit.text.contains("user-04"))
-            #expect(try await console.get("/console/audit?after=-1").status == .badRequest)
+            let revokedAt = try #require(audit.text.range(of: "credential.revoked"))
+            let createdAt = try #require(audit.text.range(of: "registration.created"))
+            #expect(revokedAt.lowerBound < createdAt.lowerBound, "newest first")
+            #expect(try await console.get("/console/audit?before=-1").status == .badRequest)
 
             #expect(try await console.submit("/console/sign-out").headers[.location] == "/console")
             #expect(try await console.get("/console").text.contains(#"name="apiKey""#))
+        }
+    }
+
+    @Test("the audit log newest first, 50 a page: older events, back to the newest, and the user filter kept")
+    func auditNewestFirst() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            for index in 0..<120 {
+                _ = try await api.createRegistration(NewRegistration(userId: index % 2 == 0 ? "many" : "other"))
+            }
+            let console = try await Self.signedInConsole(api)  // event 121: console.signed-in
+
+            let newest = try await console.get("/console/audit")
+            let first = Self.sequences(newest.text)
+            #expect(first.count == 50)
+            #expect(first == first.sorted(by: >), "newest first")
+            #expect(first.first == 121)
+            #expect(!newest.text.contains(">Newest</a>"), "already the newest")
+            let olderLink = try #require(Self.link(newest.text, "Older events"))
+            #expect(olderLink == "/console/audit?before=72")
+            let older = try await console.get(olderLink)
+            #expect(Self.sequences(older.text) == Array((22...71).reversed()))
+            #expect(older.text.contains(#"<a href="/console/audit?">Newest</a>"#))
+            let oldest = try await console.get(try #require(Self.link(older.text, "Older events")))
+            #expect(Self.sequences(oldest.text) == Array((1...21).reversed()))
+            #expect(Self.link(oldest.text, "Older events") == nil, "the last page")
+
+            let many = try await console.get("/console/audit?userId=many")
+            #expect(Self.sequences(many.text) == Array(stride(from: 119, through: 21, by: -2)))
+            let manyOlder = try #require(Self.link(many.text, "Older events"))
+            #expect(manyOlder == "/console/audit?userId=many&before=21")
+            let manyRest = try await console.get(manyOlder)
+            #expect(Self.sequences(manyRest.text) == Array(stride(from: 19, through: 1, by: -2)))
+            #expect(manyRest.text.contains(#"<a href="/console/audit?userId=many&amp;">Newest</a>"#))
+            #expect(!manyRest.text.contains(">other<"))
+        }
+    }
+
+    /// The sequence numbers of the audit page's rows, in the order shown.
+    static func sequences(_ html: String) -> [Int64] {
+        html.components(separatedBy: "<tr><td>").dropFirst().compactMap { row in
+            row.split(separator: "<", maxSplits: 1).first.flatMap { Int64($0) }
         }
     }
 

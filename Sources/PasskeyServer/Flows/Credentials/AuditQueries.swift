@@ -4,7 +4,7 @@ import PasskeyStorage
 extension PasskeyService {
     struct AuditPage: Encodable, Sendable {
         let events: [AuditEventResponse]
-        /// Pass as `after` to get the next page; absent on the last page.
+        /// Pass as `after` (oldest first) or `before` (newest first) to get the next page; absent on the last page.
         let nextCursor: String?
     }
 
@@ -19,14 +19,28 @@ extension PasskeyService {
         let details: [String: String]
     }
 
-    func auditEvents(after: String?, limit: String?, userID: String?) async throws(APIError) -> AuditPage {
-        let cursor =
-            try after.map { value throws(APIError) -> Int64 in
-                guard let cursor = Int64(value), cursor >= 0 else {
-                    throw APIError.invalidRequest("after must be a cursor returned as nextCursor.")
+    /// The order of a page of the audit log: `oldest` pages forward with `after`, `newest` backward with `before`.
+    enum AuditOrder: String {
+        case oldest
+        case newest
+    }
+
+    /// A page of the audit log. `nextCursor` is the sequence number of the page's last event: pass it back as
+    /// `after` (oldest first) or `before` (newest first) for the next page.
+    func auditEvents(
+        order: String?,
+        after: String?,
+        before: String?,
+        limit: String?,
+        userID: String?
+    ) async throws(APIError) -> AuditPage {
+        let order =
+            try order.map { value throws(APIError) -> AuditOrder in
+                guard let order = AuditOrder(rawValue: value) else {
+                    throw APIError.invalidRequest("order must be oldest or newest.")
                 }
-                return cursor
-            } ?? 0
+                return order
+            } ?? .oldest
         let size =
             try limit.map { value throws(APIError) -> Int in
                 guard let size = Int(value), (1...500).contains(size) else {
@@ -35,7 +49,25 @@ extension PasskeyService {
                 return size
             } ?? 100
         if let userID { try Validation.userID(userID) }
-        let events = try await storage { try await store.auditEvents(after: cursor, limit: size + 1, userID: userID) }
+        let events: [AuditEvent]
+        switch order {
+        case .oldest:
+            if before != nil {
+                throw APIError.invalidRequest(
+                    "before pages newest first: use it with order=newest, or pass nextCursor as after."
+                )
+            }
+            let cursor = try after.map { value throws(APIError) in try Self.auditCursor(value, "after") } ?? 0
+            events = try await storage { try await store.auditEvents(after: cursor, limit: size + 1, userID: userID) }
+        case .newest:
+            if after != nil {
+                throw APIError.invalidRequest("after pages oldest first: with order=newest, pass nextCursor as before.")
+            }
+            let cursor = try before.map { value throws(APIError) in try Self.auditCursor(value, "before") }
+            events = try await storage {
+                try await store.auditEvents(before: cursor, limit: size + 1, userID: userID)
+            }
+        }
         let page = events.prefix(size).map {
             AuditEventResponse(
                 sequence: $0.sequence,
@@ -49,5 +81,13 @@ extension PasskeyService {
             )
         }
         return AuditPage(events: page, nextCursor: events.count > size ? page.last.map { String($0.sequence) } : nil)
+    }
+
+    /// A sequence number given as `after` or `before`.
+    private static func auditCursor(_ value: String, _ name: String) throws(APIError) -> Int64 {
+        guard let cursor = Int64(value), cursor >= 0 else {
+            throw APIError.invalidRequest("\(name) must be a cursor returned as nextCursor.")
+        }
+        return cursor
     }
 }

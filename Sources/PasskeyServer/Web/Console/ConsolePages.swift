@@ -147,7 +147,13 @@ extension WebPages {
         let userID = call.query("userId").flatMap { $0.isEmpty ? nil : $0 }
         let page: PasskeyService.AuditPage
         do {
-            page = try await service.auditEvents(after: call.query("after"), limit: "50", userID: userID)
+            page = try await service.auditEvents(
+                order: "newest",
+                after: nil,
+                before: call.query("before"),
+                limit: "50",
+                userID: userID
+            )
         } catch  where error.status == .badRequest {
             return templates.page(
                 "console-audit",
@@ -169,8 +175,8 @@ extension WebPages {
             "console-audit",
             consoleValues(call) + [
                 "userID": userID, "events": events,
-                "nextURL": page.nextCursor.map { "/console/audit?" + filter + "after=" + $0 },
-                "firstURL": call.query("after") != nil ? "/console/audit?" + filter : nil,
+                "olderURL": page.nextCursor.map { "/console/audit?" + filter + "before=" + $0 },
+                "newestURL": call.query("before") != nil ? "/console/audit?" + filter : nil,
             ]
         )
     }

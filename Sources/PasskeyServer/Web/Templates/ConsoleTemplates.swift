@@ -91,7 +91,7 @@ extension PageTemplates {
         {{/layout}}
         """#
 
-    /// `/console/audit`: the audit log, oldest first, optionally for one user.
+    /// `/console/audit`: the audit log, newest first, optionally for one user.
     static let consoleAudit = #"""
         {{<layout}}
         {{$title}}Audit log · operator console{{/title}}
@@ -119,7 +119,7 @@ extension PageTemplates {
           </tbody>
         </table>
         </div>
-        <nav class="pager" aria-label="Pages">{{#firstURL}}<a href="{{firstURL}}">First page</a>{{/firstURL}}{{#nextURL}}<a href="{{nextURL}}" rel="next">Next page</a>{{/nextURL}}</nav>
+        <nav class="pager" aria-label="Pages">{{#newestURL}}<a href="{{newestURL}}">Newest</a>{{/newestURL}}{{#olderURL}}<a href="{{olderURL}}" rel="next">Older events</a>{{/olderURL}}</nav>
         {{/main}}
         {{/layout}}
         """#
