@@ -92,7 +92,7 @@ extension WebPages {
     }
 
     private func usersPage(_ call: WebCall) async throws(APIError) -> Response {
-        let query = call.query("q").flatMap { $0.isEmpty ? nil : $0 }
+        let query = Self.nonEmpty(call.query("q"))
         let page: PasskeyService.UserPage
         do {
             page = try await service.users(matching: query, after: call.query("after"), limit: 25)
@@ -144,7 +144,7 @@ extension WebPages {
     }
 
     private func auditPage(_ call: WebCall) async throws(APIError) -> Response {
-        let userID = call.query("userId").flatMap { $0.isEmpty ? nil : $0 }
+        let userID = Self.nonEmpty(call.query("userId"))
         let page: PasskeyService.AuditPage
         do {
             page = try await service.auditEvents(

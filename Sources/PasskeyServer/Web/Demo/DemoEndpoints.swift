@@ -52,33 +52,25 @@ extension WebPages {
                 {
                     throw APIError.userNameTaken
                 }
-                let attempt = try await service.createRegistration(
-                    CreateRegistrationRequest(
-                        userId: userID,
-                        userName: name,
-                        displayName: body.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? name,
-                        identityVerification: nil,
-                        credentialName: nil,
-                        finalize: nil
-                    ),
-                    by: call.caller(Self.demoActor)
+                return try await startRegistration(
+                    &call,
+                    userID: userID,
+                    userName: name,
+                    displayName: Self.nonEmpty(body.displayName) ?? name,
+                    credentialName: nil
                 )
-                call.session.pendingFlowID = attempt.registrationAttemptId
-                return JSONBody.response(attempt, status: .created)
             }
         }
         router.post("/demo/sign-up/finish") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
-                let userID = try await finishedRegistration(call)
-                let user = try await service.storage { try await service.store.user(id: userID) }
-                signIn(&call, userID: userID, userName: user?.name ?? userID)
+                try await signIn(&call, userID: try await finishedRegistration(call))
                 return JSONBody.response(Redirect(redirect: "/account?done=welcome"))
             }
         }
         router.post("/demo/sign-in") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
                 let body = try await decode(SignInRequest.self, call)
-                let userID = try body.userName.flatMap { $0.isEmpty ? nil : $0 }.map { name throws(APIError) in
+                let userID = try Self.nonEmpty(body.userName).map { name throws(APIError) in
                     Self.userID(forName: try Self.userName(name))
                 }
                 if let userID, try await service.storage({ try await service.store.user(id: userID) }) == nil {
@@ -99,8 +91,7 @@ extension WebPages {
                     request: RedeemRequest(resultToken: body.resultToken),
                     by: call.caller(Self.demoActor)
                 )
-                let user = try await service.storage { try await service.store.user(id: result.userId) }
-                signIn(&call, userID: result.userId, userName: user?.name ?? result.userId)
+                try await signIn(&call, userID: result.userId)
                 return JSONBody.response(Redirect(redirect: "/account"))
             }
         }
@@ -108,19 +99,13 @@ extension WebPages {
             try await endpoint(request, context) { call throws(APIError) in
                 let user = try call.signedInUser()
                 let body = try await decode(AddPasskeyRequest.self, call)
-                let attempt = try await service.createRegistration(
-                    CreateRegistrationRequest(
-                        userId: user.id,
-                        userName: user.name,
-                        displayName: user.name,
-                        identityVerification: nil,
-                        credentialName: body.name.flatMap { $0.isEmpty ? nil : $0 },
-                        finalize: nil
-                    ),
-                    by: call.caller(Self.demoActor)
+                return try await startRegistration(
+                    &call,
+                    userID: user.id,
+                    userName: user.name,
+                    displayName: user.name,
+                    credentialName: Self.nonEmpty(body.name)
                 )
-                call.session.pendingFlowID = attempt.registrationAttemptId
-                return JSONBody.response(attempt, status: .created)
             }
         }
         router.post("/demo/passkeys/finish") { request, context in
@@ -146,12 +131,36 @@ extension WebPages {
         return status.userId
     }
 
+    /// Starts a registration for the user, remembered as the one this browser may finish.
+    private func startRegistration(
+        _ call: inout WebCall,
+        userID: String,
+        userName: String,
+        displayName: String,
+        credentialName: String?
+    ) async throws(APIError) -> Response {
+        let attempt = try await service.createRegistration(
+            CreateRegistrationRequest(
+                userId: userID,
+                userName: userName,
+                displayName: displayName,
+                identityVerification: nil,
+                credentialName: credentialName,
+                finalize: nil
+            ),
+            by: call.caller(Self.demoActor)
+        )
+        call.session.pendingFlowID = attempt.registrationAttemptId
+        return JSONBody.response(attempt, status: .created)
+    }
+
     /// A new session for the user: a new id (so a session id planted before sign-in is worth nothing) and
     /// the full lifetime.
-    private func signIn(_ call: inout WebCall, userID: String, userName: String) {
+    private func signIn(_ call: inout WebCall, userID: String) async throws(APIError) {
+        let user = try await service.storage { try await service.store.user(id: userID) }
         var session = WebSession.anonymous(lifetime: cookies.lifetime, now: call.now)
         session.userID = userID
-        session.userName = userName
+        session.userName = user?.name ?? userID
         session.operatorName = call.session.operatorName
         call.session = session
     }
@@ -159,6 +168,8 @@ extension WebPages {
     private func decode<T: Decodable>(_ type: T.Type, _ call: WebCall) async throws(APIError) -> T {
         try await JSONBody.decode(type, from: call.request, limit: service.configuration.limits.maxRequestBodyBytes)
     }
+
+    static func nonEmpty(_ text: String?) -> String? { text?.isEmpty == false ? text : nil }
 
     /// A demo user name: 1–64 of letters, digits and `._-@+`, compared without case.
     static func userName(_ text: String) throws(APIError) -> String {
