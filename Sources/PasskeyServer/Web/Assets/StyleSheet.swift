@@ -3,7 +3,7 @@ extension WebAssets {
     static let styleSheet = #"""
         :root {
           --ink: #1b1f24; --muted: #4a5361; --line: #d0d5dc; --paper: #ffffff; --wash: #f4f6f8;
-          --accent: #0b5cad; --accent-ink: #ffffff; --danger: #a4161a; --ok: #1e6b35; --focus: #f2a900;
+          --accent: #0b5cad; --accent-ink: #ffffff; --danger: #a4161a; --ok: #1e6b35; --focus: #b45309;
           font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink);
           background: var(--wash); line-height: 1.5;
         }
