@@ -201,6 +201,7 @@ let package = Package(
         .target(
             name: "BrowserTestSupport",
             dependencies: [
+                "WebAuthn",
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],

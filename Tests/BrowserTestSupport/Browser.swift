@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebAuthn
 
 /// Runs `body` with a fresh headless Chromium and closes it afterwards, whether `body` returns or throws, so that
 /// no browser outlives its test.

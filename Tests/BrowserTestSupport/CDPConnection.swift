@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 import WSClient
+public import WebAuthn
 
 /// One WebSocket to a browser's DevTools endpoint, speaking the Chrome DevTools Protocol.
 ///

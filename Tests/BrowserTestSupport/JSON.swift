@@ -1,14 +1,11 @@
 import Foundation
+public import WebAuthn
 
-/// A JSON value: what DevTools commands take and return, and what `Page.evaluate` gives back.
-public enum JSON: Sendable, Hashable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSON])
-    case object([String: JSON])
+/// A JSON value — what DevTools commands take and return, and what `Page.evaluate` gives back — is the
+/// WebAuthn library's `JSONValue`, with the accessors and literals a driver wants.
+public typealias JSON = JSONValue
 
+extension JSONValue {
     public subscript(key: String) -> JSON? {
         if case .object(let members) = self { members[key] } else { nil }
     }
@@ -34,60 +31,23 @@ public enum JSON: Sendable, Hashable {
         }
     }
 
-    /// The JSON text of this value, keys sorted. A string's text is also a JavaScript string literal.
+    /// The JSON text of this value, keys sorted (whole numbers without a fraction, as DevTools wants them).
+    /// A string's text is also a JavaScript string literal.
     public var text: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a JSON value cannot fail: every case has a JSON form (non-finite numbers become null).
+        // Only a non-finite number cannot be encoded, and no DevTools value holds one.
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 }
 
-extension JSON: CustomStringConvertible {
+extension JSONValue: CustomStringConvertible {
     public var description: String { text }
 }
 
-extension JSON: Codable {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSON].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSON].self))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .number(let value):
-            // DevTools rejects 1280.0 where it wants an integer, so whole numbers are written as integers.
-            if let whole = Int64(exactly: value) {
-                try container.encode(whole)
-            } else if value.isFinite {
-                try container.encode(value)
-            } else {
-                try container.encodeNil()
-            }
-        case .string(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
-    }
-}
-
-extension JSON: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByFloatLiteral, ExpressibleByStringInterpolation, ExpressibleByArrayLiteral,
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
 {
     public init(nilLiteral: ()) { self = .null }

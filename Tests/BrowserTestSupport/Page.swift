@@ -1,5 +1,6 @@
 public import Foundation
 import Synchronization
+public import WebAuthn
 
 /// One browser tab, attached as a flattened DevTools session.
 ///

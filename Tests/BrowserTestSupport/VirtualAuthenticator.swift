@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthn
 
 /// A WebAuthn authenticator emulated by the browser (DevTools' WebAuthn domain): it answers
 /// `navigator.credentials.create` and `get` with real keys, and its credentials can be inspected.
