@@ -190,24 +190,34 @@ struct AuditTests {
         }
     }
 
+    /// Every page from `query` on, following `nextCursor` as the `cursor` parameter; each page holds at most 3
+    /// events and its cursor is its last event's sequence number.
+    static func allPages(
+        _ api: API,
+        _ query: String,
+        cursor parameter: String
+    ) async throws -> (events: [AuditPageView.Event], pages: Int) {
+        var all: [AuditPageView.Event] = []
+        var next = query
+        var pages = 0
+        while true {
+            let page = try await api.auditEvents(query: next)
+            pages += 1
+            #expect(page.events.count <= 3)
+            all += page.events
+            guard let cursor = page.nextCursor else { return (all, pages) }
+            #expect(cursor == page.events.last.map { String($0.sequence) })
+            next = query + "&\(parameter)=\(cursor)"
+        }
+    }
+
     @Test func eventsArePagedAndFilteredByUser() async throws {
         let server = try TestServer()
         try await server.withAPI { api in
             for user in ["alice", "bob", "alice", "carol", "alice", "bob", "alice"] {
                 _ = try await api.createRegistration(NewRegistration(userId: user))
             }
-            var all: [AuditPageView.Event] = []
-            var query = "?limit=3"
-            var pages = 0
-            while true {
-                let page = try await api.auditEvents(query: query)
-                pages += 1
-                #expect(page.events.count <= 3)
-                all += page.events
-                guard let cursor = page.nextCursor else { break }
-                #expect(cursor == page.events.last.map { String($0.sequence) })
-                query = "?limit=3&after=\(cursor)"
-            }
+            let (all, pages) = try await Self.allPages(api, "?limit=3", cursor: "after")
             #expect(pages == 3)
             #expect(all.count == 7)
             #expect(all.map(\.sequence) == Array(1...7))
@@ -235,18 +245,7 @@ struct AuditTests {
             for user in ["alice", "bob", "alice", "carol", "alice", "bob", "alice"] {
                 _ = try await api.createRegistration(NewRegistration(userId: user))
             }
-            var all: [AuditPageView.Event] = []
-            var query = "?order=newest&limit=3"
-            var pages = 0
-            while true {
-                let page = try await api.auditEvents(query: query)
-                pages += 1
-                #expect(page.events.count <= 3)
-                all += page.events
-                guard let cursor = page.nextCursor else { break }
-                #expect(cursor == page.events.last.map { String($0.sequence) })
-                query = "?order=newest&limit=3&before=\(cursor)"
-            }
+            let (all, pages) = try await Self.allPages(api, "?order=newest&limit=3", cursor: "before")
             #expect(pages == 3)
             #expect(all.map(\.sequence) == Array((1...7).reversed()))
             // The default order is unchanged, and the same as asking for it.

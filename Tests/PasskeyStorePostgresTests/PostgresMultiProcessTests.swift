@@ -11,6 +11,38 @@ struct PostgresMultiProcessTests {
 
     static func bytes(_ count: Int = 32) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
 
+    /// A passkey of `userID` (a random id unless given); the rest is what every test here takes.
+    static func credential(
+        of userID: String,
+        id: [UInt8] = bytes(),
+        name: String = "Phone",
+        status: CredentialRecordRow.Status = .active,
+        reservedUntil: Date? = nil,
+        flowID: String? = nil
+    ) -> CredentialRecordRow {
+        CredentialRecordRow(
+            id: id,
+            userID: userID,
+            publicKey: bytes(77),
+            algorithm: -7,
+            signCount: 0,
+            aaguid: "",
+            attestationFormat: "none",
+            attestationType: "none",
+            attestationTrusted: false,
+            transports: [],
+            backupEligible: false,
+            backupState: false,
+            userVerified: true,
+            name: name,
+            nameKey: name.lowercased(),
+            status: status,
+            reservedUntil: reservedUntil,
+            flowID: flowID,
+            createdAt: now
+        )
+    }
+
     func withTwoStores(_ purpose: String, _ body: ([PostgresPasskeyStore]) async throws -> Void) async throws {
         try await TestDatabase.withSchema(purpose) { schema in
             let stores = [try await schema.connect(), try await schema.connect()]
@@ -113,24 +145,9 @@ struct PostgresMultiProcessTests {
             let outcomes = try await withThrowingTaskGroup(of: StoreError.Code?.self) { group in
                 for index in 0..<20 {
                     let store = stores[index % 2]
-                    let credential = CredentialRecordRow(
-                        id: Self.bytes(),
-                        userID: user.id,
-                        publicKey: Self.bytes(77),
-                        algorithm: -7,
-                        signCount: 0,
-                        aaguid: "00000000-0000-0000-0000-000000000000",
-                        attestationFormat: "none",
-                        attestationType: "none",
-                        attestationTrusted: false,
-                        transports: ["internal"],
-                        backupEligible: true,
-                        backupState: true,
-                        userVerified: true,
-                        name: "Key \(index)",
-                        nameKey: "key \(index)",
-                        status: .active,
-                        createdAt: Self.now
+                    let credential = Self.credential(
+                        of: user.id,
+                        name: "Key \(index)"
                     )
                     group.addTask {
                         do throws(StoreError) {
@@ -177,25 +194,10 @@ struct PostgresMultiProcessTests {
             let outcomes = try await withThrowingTaskGroup(of: StoreError.Code?.self) { group in
                 for index in 0..<10 {
                     let store = stores[index % 2]
-                    let credential = CredentialRecordRow(
-                        id: Self.bytes(),
-                        userID: user.id,
-                        publicKey: Self.bytes(77),
-                        algorithm: -7,
-                        signCount: 0,
-                        aaguid: "",
-                        attestationFormat: "none",
-                        attestationType: "none",
-                        attestationTrusted: false,
-                        transports: [],
-                        backupEligible: false,
-                        backupState: false,
-                        userVerified: true,
-                        name: "Phone",
-                        nameKey: "phone",
+                    let credential = Self.credential(
+                        of: user.id,
                         status: index.isMultiple(of: 3) ? .reserved : .active,
-                        reservedUntil: Self.now + 60,
-                        createdAt: Self.now
+                        reservedUntil: Self.now + 60
                     )
                     group.addTask {
                         do throws(StoreError) {
@@ -244,26 +246,12 @@ struct PostgresMultiProcessTests {
             }
             let id = Self.bytes()
             func credential(of userID: String, flowID: String, reservedUntil: Date?) -> CredentialRecordRow {
-                CredentialRecordRow(
+                Self.credential(
+                    of: userID,
                     id: id,
-                    userID: userID,
-                    publicKey: Self.bytes(77),
-                    algorithm: -7,
-                    signCount: 0,
-                    aaguid: "",
-                    attestationFormat: "none",
-                    attestationType: "none",
-                    attestationTrusted: false,
-                    transports: [],
-                    backupEligible: false,
-                    backupState: false,
-                    userVerified: true,
-                    name: "Phone",
-                    nameKey: "phone",
                     status: reservedUntil == nil ? .active : .reserved,
                     reservedUntil: reservedUntil,
-                    flowID: flowID,
-                    createdAt: Self.now
+                    flowID: flowID
                 )
             }
             let owner = try await user("user-owner")
@@ -361,24 +349,8 @@ struct PostgresMultiProcessTests {
                     createdAt: Self.now
                 )
             )
-            let credential = CredentialRecordRow(
-                id: Self.bytes(),
-                userID: user.id,
-                publicKey: Self.bytes(77),
-                algorithm: -7,
-                signCount: 0,
-                aaguid: "",
-                attestationFormat: "none",
-                attestationType: "none",
-                attestationTrusted: false,
-                transports: [],
-                backupEligible: false,
-                backupState: false,
-                userVerified: true,
-                name: "Phone",
-                nameKey: "phone",
-                status: .active,
-                createdAt: Self.now
+            let credential = Self.credential(
+                of: user.id
             )
             let noFlow = await #expect(throws: StoreError.self) {
                 try await stores[0].insertCredential(
