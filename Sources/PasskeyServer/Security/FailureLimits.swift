@@ -45,15 +45,15 @@ extension PasskeyService {
     /// the attempt is refused with `SERVICE_UNAVAILABLE`: a limit against guessing fails closed.
     func checkFailureLimits(_ limits: [FailureLimit]) async throws(APIError) {
         let time = now()
+        let keyHashes = limits.map { Secrets.hash($0.key) }
         let windows: [LimitWindow]
         do {
-            windows = try await store.limitWindows(keyHashes: limits.map { Secrets.hash($0.key) }, at: time)
+            windows = try await store.limitWindows(keyHashes: keyHashes, at: time)
         } catch {
             logger.error("failure limits could not be read; the attempt is refused", metadata: ["error": "\(error)"])
             throw .storageUnavailable
         }
-        let waits = limits.compactMap { limit -> TimeInterval? in
-            let keyHash = Secrets.hash(limit.key)
+        let waits = zip(limits, keyHashes).compactMap { limit, keyHash -> TimeInterval? in
             guard let window = windows.first(where: { $0.keyHash == keyHash }), window.count >= limit.limit else {
                 return nil
             }
