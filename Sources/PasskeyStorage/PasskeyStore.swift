@@ -4,7 +4,8 @@ public import Foundation
 ///
 /// Every method is atomic. The ones that consume something — a challenge, a result token, a credential slot —
 /// are compare-and-set operations: when two callers race, on one server or on several sharing a database,
-/// exactly one succeeds. Secrets (challenges, tokens) reach the store only as SHA-256 hashes.
+/// exactly one succeeds. Secrets (challenges, tokens) reach the store only as SHA-256 hashes, and so do the keys of
+/// limit windows (client addresses, credential ids).
 ///
 /// Adapters: ``MemoryPasskeyStore`` (tests), `SQLitePasskeyStore` (the embedded default) and
 /// `PostgresPasskeyStore` (scale-out). `PasskeyTesting.StoreConformance` checks any adapter.
@@ -100,4 +101,21 @@ public protocol PasskeyStore: Sendable {
     /// Events with a sequence number lower than `before` (every event when nil), newest first, at most `limit`,
     /// optionally for one user.
     func auditEvents(before: Int64?, limit: Int, userID: String?) async throws(StoreError) -> [AuditEvent]
+
+    // MARK: Limits
+
+    /// Counts one event for the key whose SHA-256 is `keyHash`, in fixed windows, and returns the key's window after
+    /// counting. When the key has no window, or its window has ended at `time`, a new one starts: from `time` until
+    /// `window` seconds later, with a count of 1. Otherwise the window keeps its start and end and counts one more.
+    ///
+    /// One atomic operation: of any number of concurrent calls for a key, on one server or on several sharing a
+    /// database, every one is counted and each sees a different count.
+    ///
+    /// Windows do not pile up: whenever a call starts a new window, it also deletes up to
+    /// ``LimitWindow/removedPerCall`` windows that ended more than ``LimitWindow/retention`` before `time`. Until
+    /// then an ended window is kept, so that a server whose clock is behind by less than that still sees it.
+    func countLimitEvent(keyHash: [UInt8], window: TimeInterval, at time: Date) async throws(StoreError) -> LimitWindow
+    /// The windows of the given keys that have not ended at `time`, in no particular order, without counting. A key
+    /// without such a window is left out. One read, however many keys.
+    func limitWindows(keyHashes: [[UInt8]], at time: Date) async throws(StoreError) -> [LimitWindow]
 }

@@ -103,6 +103,23 @@ enum Migrations {
                 #"CREATE INDEX users_id_bytewise ON users (id COLLATE "C")"#
             ]
         ),
+        Migration(
+            version: 3,
+            description: "limit windows: the failure limits' counters, shared by every process",
+            statements: [
+                // One fixed window per key; the key only as its SHA-256 (it names a client address or a credential).
+                """
+                CREATE TABLE limit_windows (
+                    key_hash bytea PRIMARY KEY,
+                    window_start timestamptz NOT NULL,
+                    window_end timestamptz NOT NULL,
+                    count bigint NOT NULL
+                )
+                """,
+                // Counting finds the windows that ended long ago along this index, to delete them.
+                "CREATE INDEX limit_windows_end ON limit_windows (window_end)",
+            ]
+        ),
     ]
 
     /// The newest schema version this code knows.

@@ -12,7 +12,9 @@ import PostgresNIO
 ///   another process doing the same for that user; a partial unique index keeps active names unique regardless;
 /// - audit events take their sequence numbers under a transaction-scoped advisory lock, so they become visible in
 ///   sequence order and a reader paging by sequence never skips one that commits late; the events that a process
-///   appends while the lock is held are written together afterwards, in one transaction.
+///   appends while the lock is held are written together afterwards, in one transaction;
+/// - counting a limit event is one `INSERT … ON CONFLICT … DO UPDATE … RETURNING`: racing counts of a key queue on
+///   its row's lock, and each is counted.
 ///
 /// ## Lifecycle
 /// ``connect(url:)`` opens one connection, applies the schema's migrations (see ``schemaVersion``) and closes it,

@@ -17,6 +17,7 @@ enum Columns {
     static let auditEvent = [
         "sequence", "time", "actor", "action", "user_id", "subject", "request_id", "details::text AS details",
     ]
+    static let limitWindow = ["key_hash", "window_start", "window_end", "count"]
 
     /// The columns as a select list, each prefixed with `table.` when given.
     static func list(_ columns: [String], of table: String? = nil) -> String {

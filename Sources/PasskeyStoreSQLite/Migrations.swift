@@ -15,7 +15,7 @@ struct Migration: Sendable {
 /// than a microsecond). Byte strings are BLOBs, booleans INTEGER 0 or 1, lists and maps JSON text.
 /// Tables are STRICT, so a column never holds a value of another type.
 enum Migrations {
-    static let all: [Migration] = [initialSchema]
+    static let all: [Migration] = [initialSchema, limitWindows]
 
     static let initialSchema = Migration(
         version: 1,
@@ -96,6 +96,24 @@ enum Migrations {
             ) STRICT;
 
             CREATE INDEX audit_events_by_user ON audit_events (user_id, sequence);
+            """
+    )
+
+    static let limitWindows = Migration(
+        version: 2,
+        name: "limit windows",
+        script: """
+            -- The failure limits' counters, shared by every process on the file: one fixed window per key, the key
+            -- only as its SHA-256 (it names a client address or a credential).
+            CREATE TABLE limit_windows (
+                key_hash BLOB PRIMARY KEY NOT NULL,
+                window_start REAL NOT NULL,
+                window_end REAL NOT NULL,
+                count INTEGER NOT NULL
+            ) STRICT, WITHOUT ROWID;
+
+            -- Counting finds the windows that ended long ago along this index, to delete them.
+            CREATE INDEX limit_windows_by_end ON limit_windows (window_end);
             """
     )
 }

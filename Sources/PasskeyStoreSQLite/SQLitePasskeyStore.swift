@@ -50,7 +50,7 @@ public final class SQLitePasskeyStore: PasskeyStore {
     public let path: String
     /// The versions of the migrations that opening the file applied, oldest first: empty when it was up to date.
     public let migrationsApplied: [Int]
-    private let lease: SQLiteConnectionLease
+    let lease: SQLiteConnectionLease
 
     private init(path: String, lease: SQLiteConnectionLease, migrationsApplied: [Int]) {
         self.path = path

@@ -1,4 +1,5 @@
 import HTTPTypes
+import PasskeyServer
 import PasskeyStorePostgres
 import PasskeyTesting
 import PostgresTestSupport
@@ -13,13 +14,16 @@ struct PostgresScaleOutTests {
     static let contenders = 50
 
     /// Runs `body` with two live servers on one fresh schema.
-    static func withTwoInstances(_ body: @Sendable (API, API) async throws -> Void) async throws {
+    static func withTwoInstances(
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (API, API) async throws -> Void
+    ) async throws {
         try await TestDatabase.withSchema("scaleout") { schema in
             let first = try await schema.connect()
             let second = try await schema.connect()
             do {
-                let a = try TestServer(store: first)
-                let b = try TestServer(store: second)
+                let a = try TestServer(store: first, configure: configure)
+                let b = try TestServer(store: second, configure: configure)
                 try await a.withLiveAPI { apiA in try await b.withLiveAPI { apiB in try await body(apiA, apiB) } }
             } catch {
                 await first.shutdown()
@@ -54,6 +58,31 @@ struct PostgresScaleOutTests {
             let token = try #require(winners.first).decode(SignInCompletion.self).resultToken
             #expect(try await b.redeem(session, token).status == .ok)
             expectError(try await a.redeem(session, token), "RESULT_ALREADY_REDEEMED", .conflict)
+        }
+    }
+
+    @Test("failed sign-ins from one address spread over two instances reach the limit at exactly the configured count")
+    func failureLimitAcrossInstances() async throws {
+        let limit: (inout ServerConfiguration) -> Void = { $0.limits.failedAssertionsPerIP = 4 }
+        try await Self.withTwoInstances(configure: limit) { a, b in
+            var phone = TestAuthenticator()
+            try await a.enroll("carol", authenticator: &phone)
+            let (session, _) = try await a.signInSession(userID: nil)
+            for api in [a, b, b, a] {
+                let options = try await api.authenticationOptions(session)
+                var stranger = TestAuthenticator()
+                expectError(
+                    try await api.completeSignIn(session, api.assertion(options, authenticator: &stranger)),
+                    "CREDENTIAL_NOT_FOUND",
+                    .notFound
+                )
+            }
+            for api in [a, b] {
+                let options = try await api.authenticationOptions(session)
+                let limited = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone))
+                expectError(limited, "RATE_LIMITED", .tooManyRequests, retryable: true)
+                #expect(limited.headers[.retryAfter] == "900")
+            }
         }
     }
 

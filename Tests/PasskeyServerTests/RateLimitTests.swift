@@ -1,11 +1,13 @@
 import Foundation
 import HTTPTypes
 import PasskeyServer
+import PasskeyStorage
 import PasskeyTesting
 import Testing
 import WebAuthn
 
-/// `RATE_LIMITED` with `Retry-After`: client API requests per minute, and failed sign-ins per credential and per IP.
+/// `RATE_LIMITED` with `Retry-After`: client API requests per minute (per process), and failed sign-ins per credential
+/// and per IP (counted in the store, for every process).
 struct RateLimitTests {
     @Test func clientRequestsPerMinuteAreLimited() async throws {
         let server = try TestServer { $0.limits.clientRequestsPerMinute = 3 }
@@ -86,6 +88,36 @@ struct RateLimitTests {
             let limited = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone))
             expectError(limited, "RATE_LIMITED", .tooManyRequests, retryable: true)
             #expect(limited.headers[.retryAfter] == "900")
+        }
+    }
+
+    @Test(
+        "failed sign-ins through two server instances sharing a store reach the limit at exactly the configured count"
+    )
+    func failedSignInsAreCountedAcrossInstances() async throws {
+        let store = MemoryPasskeyStore()
+        let configure: (inout ServerConfiguration) -> Void = { $0.limits.failedAssertionsPerCredential = 3 }
+        let first = try TestServer(store: store, configure: configure)
+        let second = try TestServer(store: store, configure: configure)
+        try await first.withAPI { a in
+            try await second.withAPI { b in
+                var phone = TestAuthenticator()
+                try await a.enroll("alice", authenticator: &phone)
+                let (session, _) = try await a.signInSession(userID: "alice")
+                for api in [a, b, a] {
+                    let options = try await api.authenticationOptions(session)
+                    var response = api.assertion(options, authenticator: &phone)
+                    response.response.signature.bytes[8] ^= 0xFF
+                    expectError(try await api.completeSignIn(session, response), "ASSERTION_INVALID", .badRequest)
+                }
+                // Three failures, two here and one there: the credential is limited on both instances.
+                for api in [b, a] {
+                    let options = try await api.authenticationOptions(session)
+                    let limited = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone))
+                    expectError(limited, "RATE_LIMITED", .tooManyRequests, retryable: true)
+                    #expect(limited.headers[.retryAfter] == "900")
+                }
+            }
         }
     }
 

@@ -71,6 +71,53 @@ struct StorageFailureTests {
         }
     }
 
+    @Test("failure limits fail closed: a sign-in whose limits cannot be read is refused before it is verified")
+    func unreadableLimitsRefuseTheAttempt() async throws {
+        let store = FailingStore()
+        let server = try TestServer(store: store)
+        try await server.withAPI { api in
+            var phone = TestAuthenticator()
+            try await api.enroll("alice", authenticator: &phone)
+            let (session, options) = try await api.signInSession(userID: "alice")
+            // Even damaged counters are not a 500.
+            store.failLimits(counting: nil, reading: Self.corrupt)
+            expectError(
+                try await api.completeSignIn(session, api.assertion(options, authenticator: &phone)),
+                "SERVICE_UNAVAILABLE",
+                .serviceUnavailable,
+                retryable: true
+            )
+            #expect(server.logs.all.contains { $0.contains("failure limits could not be read") })
+            // The challenge was not spent.
+            store.failLimits(counting: nil, reading: nil)
+            #expect(try await api.completeSignIn(session, api.assertion(options, authenticator: &phone)).status == .ok)
+        }
+    }
+
+    @Test("failure limits fail closed: a failed sign-in that cannot be counted answers SERVICE_UNAVAILABLE")
+    func uncountableFailureIsNotReportedAsAnOrdinaryOne() async throws {
+        let store = FailingStore()
+        let server = try TestServer(store: store)
+        try await server.withAPI { api in
+            var phone = TestAuthenticator()
+            try await api.enroll("alice", authenticator: &phone)
+            let (session, options) = try await api.signInSession(userID: "alice")
+            store.failLimits(counting: Self.unavailable, reading: nil)
+            var response = api.assertion(options, authenticator: &phone)
+            response.response.signature.bytes[8] ^= 0xFF
+            expectError(
+                try await api.completeSignIn(session, response),
+                "SERVICE_UNAVAILABLE",
+                .serviceUnavailable,
+                retryable: true
+            )
+            #expect(server.logs.all.contains { $0.contains("a failure could not be counted") })
+            // A good sign-in counts nothing, so it does not depend on counting.
+            let next = try await api.authenticationOptions(session)
+            #expect(try await api.completeSignIn(session, api.assertion(next, authenticator: &phone)).status == .ok)
+        }
+    }
+
     @Test func theFailureIsLoggedWithoutSecrets() async throws {
         let store = FailingStore()
         let server = try TestServer(store: store)

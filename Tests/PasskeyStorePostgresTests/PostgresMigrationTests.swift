@@ -30,7 +30,9 @@ struct PostgresMigrationTests {
             await store.shutdown()
             #expect(try await versions(in: schema) == Array(1...latest))
             #expect(
-                try await tables(in: schema) == ["schema_migrations", "users", "credentials", "flows", "audit_events"]
+                try await tables(in: schema) == [
+                    "schema_migrations", "users", "credentials", "flows", "audit_events", "limit_windows",
+                ]
             )
         }
     }
@@ -52,6 +54,33 @@ struct PostgresMigrationTests {
             #expect(try await second.user(id: user.id) == user)
             await second.shutdown()
             #expect(try await versions(in: schema) == Array(1...latest))
+        }
+    }
+
+    @Test("a schema of the release before the limit windows gets that step alone, and keeps its data")
+    func upgradeToLimitWindows() async throws {
+        try await TestDatabase.withSchema("upgrade") { schema in
+            let first = try await schema.connect()
+            let user = UserRecord(
+                id: "user-upgrade",
+                handle: Array(repeating: 9, count: 32),
+                name: "ada",
+                displayName: "Ada",
+                createdAt: Date(timeIntervalSince1970: 1_800_000_000)
+            )
+            _ = try await first.createUserIfAbsent(user)
+            await first.shutdown()
+            // Back to version 2, as that release left it.
+            try await schema.execute("DROP TABLE limit_windows")
+            try await schema.execute("DELETE FROM schema_migrations WHERE version = 3")
+
+            let store = try await schema.connect()
+            #expect(try await store.user(id: user.id) == user)
+            let counted = try await store.countLimitEvent(keyHash: Array(repeating: 1, count: 32), window: 60, at: .now)
+            #expect(counted.count == 1)
+            await store.shutdown()
+            #expect(try await versions(in: schema) == Array(1...latest))
+            #expect(try await tables(in: schema).contains("limit_windows"))
         }
     }
 

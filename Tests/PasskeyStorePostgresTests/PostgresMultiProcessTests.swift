@@ -337,6 +337,26 @@ struct PostgresMultiProcessTests {
         }
     }
 
+    @Test("100 events for one key counted from two stores at once: each is counted, each sees its own count")
+    func limitCountRace() async throws {
+        try await withTwoStores("limits") { stores in
+            let key = Self.bytes()
+            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<100 {
+                    let store = stores[index % 2]
+                    group.addTask { try await store.countLimitEvent(keyHash: key, window: 60, at: Self.now).count }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(counts.sorted() == Array(1...100))
+            #expect(try await stores[1].limitWindows(keyHashes: [key], at: Self.now).map(\.count) == [100])
+            // Once the window has ended, the next event from either store starts a new one.
+            let restarted = try await stores[0].countLimitEvent(keyHash: key, window: 60, at: Self.now + 60)
+            #expect(restarted == LimitWindow(keyHash: key, start: Self.now + 60, end: Self.now + 120, count: 1))
+            #expect(try await stores[1].limitWindows(keyHashes: [key], at: Self.now + 61) == [restarted])
+        }
+    }
+
     @Test("an insert for a missing user or flow changes nothing")
     func insertRollsBack() async throws {
         try await withTwoStores("rollback") { stores in

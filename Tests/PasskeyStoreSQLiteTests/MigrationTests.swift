@@ -43,7 +43,7 @@ struct MigrationTests {
             )
             #expect(
                 try await tables(path).isSuperset(of: [
-                    "schema_migrations", "users", "credentials", "flows", "audit_events",
+                    "schema_migrations", "users", "credentials", "flows", "audit_events", "limit_windows",
                 ])
             )
             try await withRawConnection(to: path) { connection in
@@ -64,6 +64,30 @@ struct MigrationTests {
             let second = try await recorded(path)
             #expect(second.map(\.version) == first.map(\.version))
             #expect(second.map(\.appliedAt) == first.map(\.appliedAt))
+        }
+    }
+
+    @Test("a file of the first release gets the later migrations alone (the limit windows), and keeps its data")
+    func upgradeFromTheFirstSchema() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.file()
+            let user = Sample.user()
+            let first = try await SQLitePasskeyStore.open(
+                path: path,
+                busyTimeout: .seconds(5),
+                migrations: Array(Migrations.all.prefix(1))
+            )
+            _ = try await first.createUserIfAbsent(user)
+            await first.close()
+            #expect(try await tables(path).contains("limit_windows") == false)
+
+            try await withStore(at: path) { store in
+                #expect(store.migrationsApplied == Migrations.all.dropFirst().map(\.version))
+                #expect(try await store.user(id: user.id) == user)
+                let counted = try await store.countLimitEvent(keyHash: Sample.bytes(), window: 60, at: Sample.now)
+                #expect(counted.count == 1)
+            }
+            #expect(try await recorded(path).map(\.version) == Migrations.all.map(\.version))
         }
     }
 

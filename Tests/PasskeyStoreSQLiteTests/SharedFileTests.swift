@@ -73,6 +73,28 @@ struct SharedFileTests {
         }
     }
 
+    @Test("100 events for one key, split across two stores: each is counted once")
+    func countAcrossConnections() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withStore(at: directory.file()) { first in
+                try await withStore(at: directory.file()) { second in
+                    let key = Sample.bytes()
+                    let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                        for index in 0..<100 {
+                            let store = index.isMultiple(of: 2) ? first : second
+                            group.addTask {
+                                try await store.countLimitEvent(keyHash: key, window: 60, at: Sample.now).count
+                            }
+                        }
+                        return try await group.reduce(into: [Int]()) { $0.append($1) }
+                    }
+                    #expect(counts.sorted() == Array(1...100))
+                    #expect(try await first.limitWindows(keyHashes: [key], at: Sample.now).map(\.count) == [100])
+                }
+            }
+        }
+    }
+
     @Test("a write through one store is read through the other")
     func visibility() async throws {
         try await withTemporaryDirectory { directory in

@@ -82,7 +82,7 @@ struct APIMiddleware: RouterMiddleware {
 
     private func applyClientRateLimit(_ context: Context) throws(APIError) {
         let key = "client-requests:" + (context.clientIP ?? "unknown")
-        if let wait = service.limiter.record(
+        if let wait = service.clientRequestLimiter.record(
             key,
             limit: service.configuration.limits.clientRequestsPerMinute,
             window: 60,

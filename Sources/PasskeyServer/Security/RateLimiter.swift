@@ -1,8 +1,11 @@
 import Foundation
 import Synchronization
 
-/// Fixed-window counters in process memory. Limits protect the service, they are not needed for
-/// correctness, so each server process keeps its own (a client spread over N processes gets up to N times the limit).
+/// Fixed-window counters in process memory, for the client API's request rate per client address
+/// (`limits.clientRequestsPerMinute`). That limit protects each process from being flooded, so each process keeps
+/// its own: a client spread over N processes gets up to N times the rate, and no request pays for a database write.
+/// The limits against guessing (failed sign-ins, wrong console API keys) must hold across processes: they count in
+/// the store instead (see ``FailureLimit``).
 final class RateLimiter: Sendable {
     private struct Window {
         var start: Date
@@ -23,16 +26,6 @@ final class RateLimiter: Sendable {
             entry.count += 1
             windows[key] = entry
             guard entry.count > limit else { return nil }
-            return max(1, Int((window - time.timeIntervalSince(entry.start)).rounded(.up)))
-        }
-    }
-
-    /// Whether `key` is over `limit` now, without counting.
-    func isLimited(_ key: String, limit: Int, window: TimeInterval, at time: Date) -> Int? {
-        windows.withLock { windows in
-            guard let entry = windows[key], time.timeIntervalSince(entry.start) < window, entry.count >= limit else {
-                return nil
-            }
             return max(1, Int((window - time.timeIntervalSince(entry.start)).rounded(.up)))
         }
     }

@@ -17,7 +17,8 @@ public struct PasskeyService: Sendable {
     /// Origins whose pages may call the client API from a browser.
     let corsOrigins: Set<String>
     let attestationPolicy: AttestationPolicy
-    let limiter = RateLimiter()
+    /// The client API's request rate per client address, counted in this process only.
+    let clientRequestLimiter = RateLimiter()
     let metrics: ServerMetrics
 
     /// - Parameters:

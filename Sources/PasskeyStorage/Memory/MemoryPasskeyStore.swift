@@ -7,6 +7,8 @@ public actor MemoryPasskeyStore: PasskeyStore {
     private var credentialsByID: [[UInt8]: CredentialRecordRow] = [:]
     private var flows: [String: FlowRecord] = [:]
     private var audit: [AuditEvent] = []
+    /// By key hash (see `MemoryPasskeyStore+Limits.swift`).
+    var limitWindowsByKey: [[UInt8]: LimitWindow] = [:]
 
     public init() {}
 

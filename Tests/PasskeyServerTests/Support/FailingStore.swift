@@ -7,10 +7,19 @@ import Synchronization
 final class FailingStore: PasskeyStore {
     private let base = MemoryPasskeyStore()
     private let failure = Mutex<StoreError?>(nil)
+    private let countFailure = Mutex<StoreError?>(nil)
+    private let readFailure = Mutex<StoreError?>(nil)
 
     /// From now on every operation throws `error` (nil: work again).
     func fail(with error: StoreError?) {
         failure.withLock { $0 = error }
+    }
+
+    /// From now on counting in limit windows, and reading them, throw these errors (nil: work again); the other
+    /// operations work.
+    func failLimits(counting: StoreError?, reading: StoreError?) {
+        countFailure.withLock { $0 = counting }
+        readFailure.withLock { $0 = reading }
     }
 
     private func check() throws(StoreError) {
@@ -145,5 +154,18 @@ final class FailingStore: PasskeyStore {
     func auditEvents(before: Int64?, limit: Int, userID: String?) async throws(StoreError) -> [AuditEvent] {
         try check()
         return await base.auditEvents(before: before, limit: limit, userID: userID)
+    }
+
+    func countLimitEvent(keyHash: [UInt8], window: TimeInterval, at time: Date) async throws(StoreError) -> LimitWindow
+    {
+        try check()
+        if let error = countFailure.withLock({ $0 }) { throw error }
+        return await base.countLimitEvent(keyHash: keyHash, window: window, at: time)
+    }
+
+    func limitWindows(keyHashes: [[UInt8]], at time: Date) async throws(StoreError) -> [LimitWindow] {
+        try check()
+        if let error = readFailure.withLock({ $0 }) { throw error }
+        return await base.limitWindows(keyHashes: keyHashes, at: time)
     }
 }

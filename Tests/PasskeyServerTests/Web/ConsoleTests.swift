@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import PasskeyServer
+import PasskeyStorage
 import PasskeyTesting
 import Testing
 
@@ -38,6 +39,27 @@ struct ConsoleTests {
             }
             let limited = try await web.submit("/console/sign-in", ["apiKey": TestServer.apiKey])
             #expect(limited.status == .tooManyRequests)
+        }
+    }
+
+    @Test("wrong API keys spread over two server instances sharing a store are limited together")
+    func signInLimitAcrossInstances() async throws {
+        let store = MemoryPasskeyStore()
+        let first = try TestServer(store: store)
+        let second = try TestServer(store: store)
+        try await first.withAPI { a in
+            try await second.withAPI { b in
+                let webs = [WebClient(a), WebClient(b)]
+                for web in webs { try await web.get("/console") }
+                for attempt in 0..<10 {
+                    let wrong = try await webs[attempt % 2].submit("/console/sign-in", ["apiKey": "not-a-key"])
+                    #expect(wrong.status == .unauthorized)
+                }
+                for web in webs {
+                    let limited = try await web.submit("/console/sign-in", ["apiKey": TestServer.apiKey])
+                    #expect(limited.status == .tooManyRequests)
+                }
+            }
         }
     }
 

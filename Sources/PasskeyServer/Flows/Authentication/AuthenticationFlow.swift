@@ -99,9 +99,12 @@ extension PasskeyService {
         by caller: Caller
     ) async throws(APIError) -> CompleteAuthenticationResponse {
         let state = try decodePayload(AuthenticationState.self, from: flow)
-        let credentialKey = "credential:" + request.credential.rawId.base64URL
-        let ipKey = "ip:" + (caller.clientIP ?? "unknown")
-        try checkFailureLimits(credentialKey: credentialKey, ipKey: ipKey)
+        let failureLimits = FailureLimit.failedAssertions(
+            credentialID: request.credential.rawId.bytes,
+            clientIP: caller.clientIP,
+            configuration.limits
+        )
+        try await checkFailureLimits(failureLimits)
         let challenge = try await consumeChallenge(
             flow,
             clientDataJSON: request.credential.response.clientDataJSON.bytes
@@ -212,7 +215,6 @@ extension PasskeyService {
             return CompleteAuthenticationResponse(resultToken: token, expiresAt: expiresAt)
         } catch {
             await markFailed(flow)
-            recordFailure(credentialKey: credentialKey, ipKey: ipKey)
             metrics.ceremony("authentication", outcome: "failed")
             await audit(
                 "authentication.failed",
@@ -221,6 +223,7 @@ extension PasskeyService {
                 subject: flow.id,
                 details: ["code": error.code]
             )
+            try await recordFailure(failureLimits)
             throw error
         }
     }
@@ -261,27 +264,5 @@ extension PasskeyService {
         }
         await audit("authentication.redeemed", by: caller, userID: result.userId, subject: flow.id)
         return result
-    }
-
-    private func checkFailureLimits(credentialKey: String, ipKey: String) throws(APIError) {
-        let limits = configuration.limits
-        let window = TimeInterval(limits.failureWindowSeconds)
-        if let wait = limiter.isLimited(
-            credentialKey,
-            limit: limits.failedAssertionsPerCredential,
-            window: window,
-            at: now()
-        )
-            ?? limiter.isLimited(ipKey, limit: limits.failedAssertionsPerIP, window: window, at: now())
-        {
-            throw APIError.rateLimited(retryAfter: wait)
-        }
-    }
-
-    private func recordFailure(credentialKey: String, ipKey: String) {
-        let limits = configuration.limits
-        let window = TimeInterval(limits.failureWindowSeconds)
-        _ = limiter.record(credentialKey, limit: limits.failedAssertionsPerCredential, window: window, at: now())
-        _ = limiter.record(ipKey, limit: limits.failedAssertionsPerIP, window: window, at: now())
     }
 }

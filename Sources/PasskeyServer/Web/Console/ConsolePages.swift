@@ -8,7 +8,7 @@ import PasskeyStorage
 extension WebPages {
     /// How long a console sign-in lasts, at most.
     static let consoleLifetime = 3600
-    /// Failed console sign-ins allowed per client IP and minute.
+    /// Failed console sign-ins allowed per client IP and minute, counted in the store for all server processes.
     static let consoleSignInAttempts = 10
 
     func registerConsole(on router: Router<PasskeyRequestContext>) {
@@ -20,17 +20,14 @@ extension WebPages {
         }
         router.post("/console/sign-in") { request, context in
             try await page(request, context) { call throws(APIError) in
-                let ipKey = "console-sign-in:" + (call.context.clientIP ?? "unknown")
-                if let wait = service.limiter.isLimited(
-                    ipKey,
+                let limit = FailureLimit.consoleSignIns(
+                    clientIP: call.context.clientIP,
                     limit: Self.consoleSignInAttempts,
-                    window: 60,
-                    at: call.now
-                ) {
-                    throw APIError.rateLimited(retryAfter: wait)
-                }
+                    window: 60
+                )
+                try await service.checkFailureLimits([limit])
                 guard let name = service.apiKeyName(for: call.form["apiKey"] ?? "") else {
-                    _ = service.limiter.record(ipKey, limit: Self.consoleSignInAttempts, window: 60, at: call.now)
+                    try await service.recordFailure([limit])
                     return consoleSignInPage(
                         call,
                         problem: "That is not one of this server's API keys.",

@@ -1,0 +1,70 @@
+public import Foundation
+public import PasskeyStorage
+import PostgresNIO
+
+extension PostgresPasskeyStore {
+    public func countLimitEvent(
+        keyHash: [UInt8],
+        window: TimeInterval,
+        at time: Date
+    ) async throws(StoreError) -> LimitWindow {
+        // One statement: the insert or, when the key has a window, the update of its row under the row's lock, so
+        // racing callers on any number of processes are counted one after the other.
+        let counted = try await rows(
+            """
+            INSERT INTO limit_windows AS w (key_hash, window_start, window_end, count)
+            VALUES (\(keyHash.bytea), \(time), \(time + window), 1)
+            ON CONFLICT (key_hash) DO UPDATE SET
+                window_start = CASE WHEN w.window_end <= \(time) THEN excluded.window_start ELSE w.window_start END,
+                window_end = CASE WHEN w.window_end <= \(time) THEN excluded.window_end ELSE w.window_end END,
+                count = CASE WHEN w.window_end <= \(time) THEN 1 ELSE w.count + 1 END
+            RETURNING \(unescaped: Columns.list(Columns.limitWindow))
+            """,
+            doing: "count a limited event"
+        )
+        guard let window = try counted.first.map({ row throws(StoreError) in try LimitWindow(row) }) else {
+            throw StoreError(.corrupt, "The database returned no window for a counted event.")
+        }
+        if window.count == 1 {
+            // A statement of its own, so that it holds no lock while the count waits for one; rows another caller
+            // is deleting are skipped rather than waited for.
+            _ = try await rows(
+                """
+                DELETE FROM limit_windows WHERE key_hash IN (
+                    SELECT key_hash FROM limit_windows WHERE window_end < \(time - LimitWindow.retention)
+                    ORDER BY window_end LIMIT \(Int64(LimitWindow.removedPerCall)) FOR UPDATE SKIP LOCKED
+                )
+                """,
+                doing: "delete ended limit windows"
+            )
+        }
+        return window
+    }
+
+    public func limitWindows(keyHashes: [[UInt8]], at time: Date) async throws(StoreError) -> [LimitWindow] {
+        guard !keyHashes.isEmpty else { return [] }
+        var windows: [LimitWindow] = []
+        for row in try await rows(
+            """
+            SELECT \(unescaped: Columns.list(Columns.limitWindow)) FROM limit_windows
+            WHERE key_hash = ANY(\(Set(keyHashes).map(\.bytea))) AND window_end > \(time)
+            """,
+            doing: "read limit windows"
+        ) {
+            windows.append(try LimitWindow(row))
+        }
+        return windows
+    }
+}
+
+extension LimitWindow {
+    init(_ row: PostgresRow) throws(StoreError) {
+        let read = RowReader(row, record: "limit window")
+        self.init(
+            keyHash: try read.bytes("key_hash"),
+            start: try read("window_start"),
+            end: try read("window_end"),
+            count: Int(try read("count", as: Int64.self))
+        )
+    }
+}
