@@ -16,9 +16,9 @@ struct ServeCommand: ExecutableCommand {
             http://localhost:PORT, the SQLite database passkeys.sqlite in the current folder, and — when no API \
             key is configured — a development API key, printed once.
 
-            Settings come from the --config file (JSON, YAML or TOML, by its extension), then environment variables (PASSKEYS_DATABASE, \
-            PASSKEYS_PORT, PASSKEYS_HOST, PASSKEYS_API_KEY), then these flags. SIGTERM or SIGINT shuts the \
-            server down gracefully.
+            Settings come from the --config file (JSON, YAML or TOML, by its extension), then environment \
+            variables (PASSKEYS_DATABASE, PASSKEYS_PORT, PASSKEYS_HOST, PASSKEYS_API_KEY), then these flags. \
+            SIGTERM or SIGINT shuts the server down gracefully.
             """
     )
 

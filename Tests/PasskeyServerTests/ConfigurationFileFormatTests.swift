@@ -11,134 +11,128 @@ struct ConfigurationFileFormatTests {
     static let sessionSecret = "session-secret-0123456789-abcdefghij"
 
     /// One non-trivial configuration, written in each format.
-    static let full: [(ConfigurationFileFormat, String)] = [
-        (
-            .json,
+    static let full: [ConfigurationFileFormat: String] = [
+        .json:
             #"""
-            {
-              "rpId": "example.com", "rpName": "Example",
-              "webOrigins": ["https://example.com", "https://login.example.com"],
-              "relatedOrigins": ["https://example.org"],
-              "appleApps": [{"teamId": "ABCDE12345", "bundleId": "com.example.app"}],
-              "androidApps": [{"packageName": "com.example.android", "sha256CertFingerprints": ["\#(WellKnownTests.fingerprint)"]}],
-              "host": "0.0.0.0", "port": 8443, "database": "postgres://passkeys@db.internal/passkeys",
-              "apiKeys": [{"name": "backend", "sha256": "\#(anchorHash)"}, {"name": "ops", "key": "\#(opsKey)"}],
-              "policy": {
-                "userVerification": "required", "authenticatorAttachment": "platform", "attestation": "direct",
-                "attestationFormats": ["packed", "apple"],
-                "trustAnchors": {"packed": ["anchors/packed.pem", "anchors/yubico.pem"], "apple": ["anchors/apple.pem"]},
-                "requireTrustedAttestation": true, "allowSyncedCredentials": false, "signCount": "report",
-                "algorithms": [-7, -257], "maxCredentialsPerUser": 5
-              },
-              "expiries": {"challenge": 90, "resultToken": 30},
-              "limits": {"maxRequestBodyBytes": 32768, "clientRequestsPerMinute": 120, "trustForwardedFor": true},
-              "web": {"demo": false, "sessionSecret": "\#(sessionSecret)", "sessionLifetime": 3600}
-            }
-            """#
-        ),
-        (
-            .yaml,
+        {
+          "rpId": "example.com", "rpName": "Example",
+          "webOrigins": ["https://example.com", "https://login.example.com"],
+          "relatedOrigins": ["https://example.org"],
+          "appleApps": [{"teamId": "ABCDE12345", "bundleId": "com.example.app"}],
+          "androidApps": [{"packageName": "com.example.android", "sha256CertFingerprints": ["\#(WellKnownTests.fingerprint)"]}],
+          "host": "0.0.0.0", "port": 8443, "database": "postgres://passkeys@db.internal/passkeys",
+          "apiKeys": [{"name": "backend", "sha256": "\#(anchorHash)"}, {"name": "ops", "key": "\#(opsKey)"}],
+          "policy": {
+            "userVerification": "required", "authenticatorAttachment": "platform", "attestation": "direct",
+            "attestationFormats": ["packed", "apple"],
+            "trustAnchors": {"packed": ["anchors/packed.pem", "anchors/yubico.pem"], "apple": ["anchors/apple.pem"]},
+            "requireTrustedAttestation": true, "allowSyncedCredentials": false, "signCount": "report",
+            "algorithms": [-7, -257], "maxCredentialsPerUser": 5
+          },
+          "expiries": {"challenge": 90, "resultToken": 30},
+          "limits": {"maxRequestBodyBytes": 32768, "clientRequestsPerMinute": 120, "trustForwardedFor": true},
+          "web": {"demo": false, "sessionSecret": "\#(sessionSecret)", "sessionLifetime": 3600}
+        }
+        """#,
+        .yaml:
             """
-            # The relying party
-            rpId: example.com
-            rpName: Example
-            webOrigins:
-              - https://example.com
-              - https://login.example.com
-            relatedOrigins: [https://example.org]
-            appleApps:
-              - teamId: ABCDE12345
-                bundleId: com.example.app
-            androidApps:
-              - packageName: com.example.android
-                sha256CertFingerprints: ["\(WellKnownTests.fingerprint)"]
-            host: 0.0.0.0
-            port: 8443
-            database: postgres://passkeys@db.internal/passkeys
-            apiKeys:
-              - {name: backend, sha256: \(anchorHash)}
-              - name: ops
-                key: '\(opsKey)'
-            policy:
-              userVerification: required
-              authenticatorAttachment: platform
-              attestation: direct
-              attestationFormats: [packed, apple]
-              trustAnchors:
-                packed: [anchors/packed.pem, anchors/yubico.pem]
-                apple:
-                  - anchors/apple.pem
-              requireTrustedAttestation: true
-              allowSyncedCredentials: false
-              signCount: report
-              algorithms: [-7, -257]
-              maxCredentialsPerUser: 5
-            expiries: {challenge: 90, resultToken: 30}
-            limits:
-              maxRequestBodyBytes: 32768
-              clientRequestsPerMinute: 120
-              trustForwardedFor: true
-            web:
-              demo: false
-              sessionSecret: \(sessionSecret)
-              sessionLifetime: 3600
+        # The relying party
+        rpId: example.com
+        rpName: Example
+        webOrigins:
+          - https://example.com
+          - https://login.example.com
+        relatedOrigins: [https://example.org]
+        appleApps:
+          - teamId: ABCDE12345
+            bundleId: com.example.app
+        androidApps:
+          - packageName: com.example.android
+            sha256CertFingerprints: ["\(WellKnownTests.fingerprint)"]
+        host: 0.0.0.0
+        port: 8443
+        database: postgres://passkeys@db.internal/passkeys
+        apiKeys:
+          - {name: backend, sha256: \(anchorHash)}
+          - name: ops
+            key: '\(opsKey)'
+        policy:
+          userVerification: required
+          authenticatorAttachment: platform
+          attestation: direct
+          attestationFormats: [packed, apple]
+          trustAnchors:
+            packed: [anchors/packed.pem, anchors/yubico.pem]
+            apple:
+              - anchors/apple.pem
+          requireTrustedAttestation: true
+          allowSyncedCredentials: false
+          signCount: report
+          algorithms: [-7, -257]
+          maxCredentialsPerUser: 5
+        expiries: {challenge: 90, resultToken: 30}
+        limits:
+          maxRequestBodyBytes: 32768
+          clientRequestsPerMinute: 120
+          trustForwardedFor: true
+        web:
+          demo: false
+          sessionSecret: \(sessionSecret)
+          sessionLifetime: 3600
+        """,
+        .toml:
             """
-        ),
-        (
-            .toml,
-            """
-            # The relying party
-            rpId = "example.com"
-            rpName = "Example"
-            webOrigins = ["https://example.com", "https://login.example.com"]
-            relatedOrigins = ["https://example.org"]
-            host = "0.0.0.0"
-            port = 8443
-            database = "postgres://passkeys@db.internal/passkeys"
-            expiries = { challenge = 90, resultToken = 30 }
+        # The relying party
+        rpId = "example.com"
+        rpName = "Example"
+        webOrigins = ["https://example.com", "https://login.example.com"]
+        relatedOrigins = ["https://example.org"]
+        host = "0.0.0.0"
+        port = 8443
+        database = "postgres://passkeys@db.internal/passkeys"
+        expiries = { challenge = 90, resultToken = 30 }
 
-            [[appleApps]]
-            teamId = "ABCDE12345"
-            bundleId = "com.example.app"
+        [[appleApps]]
+        teamId = "ABCDE12345"
+        bundleId = "com.example.app"
 
-            [[androidApps]]
-            packageName = "com.example.android"
-            sha256CertFingerprints = ["\(WellKnownTests.fingerprint)"]
+        [[androidApps]]
+        packageName = "com.example.android"
+        sha256CertFingerprints = ["\(WellKnownTests.fingerprint)"]
 
-            [[apiKeys]]
-            name = "backend"
-            sha256 = "\(anchorHash)"
+        [[apiKeys]]
+        name = "backend"
+        sha256 = "\(anchorHash)"
 
-            [[apiKeys]]
-            name = "ops"
-            key = '\(opsKey)'
+        [[apiKeys]]
+        name = "ops"
+        key = '\(opsKey)'
 
-            [policy]
-            userVerification = "required"
-            authenticatorAttachment = "platform"
-            attestation = "direct"
-            attestationFormats = ["packed", "apple"]
-            requireTrustedAttestation = true
-            allowSyncedCredentials = false
-            signCount = "report"
-            algorithms = [-7, -257]
-            maxCredentialsPerUser = 5
+        [policy]
+        userVerification = "required"
+        authenticatorAttachment = "platform"
+        attestation = "direct"
+        attestationFormats = ["packed", "apple"]
+        requireTrustedAttestation = true
+        allowSyncedCredentials = false
+        signCount = "report"
+        algorithms = [-7, -257]
+        maxCredentialsPerUser = 5
 
-            [policy.trustAnchors]
-            packed = ["anchors/packed.pem", "anchors/yubico.pem"]
-            apple = ["anchors/apple.pem"]
+        [policy.trustAnchors]
+        packed = ["anchors/packed.pem", "anchors/yubico.pem"]
+        apple = ["anchors/apple.pem"]
 
-            [limits]
-            maxRequestBodyBytes = 32_768
-            clientRequestsPerMinute = 120
-            trustForwardedFor = true
+        [limits]
+        maxRequestBodyBytes = 32_768
+        clientRequestsPerMinute = 120
+        trustForwardedFor = true
 
-            [web]
-            demo = false
-            sessionSecret = "\(sessionSecret)"
-            sessionLifetime = 3600
-            """
-        ),
+        [web]
+        demo = false
+        sessionSecret = "\(sessionSecret)"
+        sessionLifetime = 3600
+        """,
     ]
 
     static var expected: ServerConfiguration {
@@ -186,9 +180,9 @@ struct ConfigurationFileFormatTests {
         try ServerConfiguration(data: Data(text.utf8), format: format)
     }
 
-    @Test(arguments: full.map(\.0))
+    @Test(arguments: [ConfigurationFileFormat.json, .yaml, .toml])
     func theSameSettingsDecodeToTheSameConfigurationInEveryFormat(_ format: ConfigurationFileFormat) throws {
-        let text = try #require(Self.full.first { $0.0 == format }?.1)
+        let text = try #require(Self.full[format])
         let configuration = try Self.decode(text, format)
         #expect(configuration == Self.expected)
         // Members a section leaves out keep their defaults, as in JSON.
@@ -431,7 +425,7 @@ struct ConfigurationFileFormatTests {
         #expect(try Self.decode(atLimit, format) == ServerConfiguration())
         let error = #expect(throws: ConfigurationError.self) { try Self.decode(atLimit + " ", format) }
         #expect(error?.field == "(file)")
-        #expect(error?.message.contains("larger than 1024 KiB") == true)
+        #expect(error?.message.contains("larger than 1 MiB") == true)
     }
 
     @Test(arguments: [
@@ -502,7 +496,7 @@ struct ConfigurationFileFormatTests {
         ("passkeys.toml", .toml),
     ])
     func loadingReadsTheFormatTheExtensionNames(_ name: String, _ format: ConfigurationFileFormat) throws {
-        let text = try #require(Self.full.first { $0.0 == format }?.1)
+        let text = try #require(Self.full[format])
         let configuration = try Self.withFile(named: name, Data(text.utf8)) { path in
             try ServerConfiguration.load(file: path, environment: ["PASSKEYS_HOST": "127.0.0.1"])
         }

@@ -26,7 +26,7 @@ public struct ConfigurationFileFormat: Sendable, Hashable, CustomStringConvertib
     private init(language: Language) { self.language = language }
 
     /// The extensions ``init(pathExtension:)`` accepts, for messages.
-    public static let pathExtensions = ["json", "yaml", "yml", "toml"]
+    static let pathExtensions = ["json", "yaml", "yml", "toml"]
 
     /// The largest configuration file read, whatever its format: 1 MiB.
     public static let maximumFileBytes = 1 << 20
@@ -50,7 +50,7 @@ public struct ConfigurationFileFormat: Sendable, Hashable, CustomStringConvertib
         guard data.count <= Self.maximumFileBytes else {
             throw ConfigurationError(
                 field: "(file)",
-                "is larger than \(Self.maximumFileBytes / 1024) KiB, the limit for a configuration file"
+                "is larger than 1 MiB, the limit for a configuration file"
             )
         }
         if language == .json { return try Self.jsonTree(data) }

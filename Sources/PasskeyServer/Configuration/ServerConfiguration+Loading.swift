@@ -1,9 +1,9 @@
 import Foundation
 
 extension ServerConfiguration {
-    /// The configuration `passkeys serve` runs with: the file (if any; JSON, YAML or TOML by its extension), then environment variables
-    /// (`PASSKEYS_DATABASE`, `PASSKEYS_PORT`, `PASSKEYS_HOST`, `PASSKEYS_API_KEY`, `PASSKEYS_SESSION_SECRET`), then
-    /// the flags given — each overriding the one before — validated.
+    /// The configuration `passkeys serve` runs with: the file (if any; JSON, YAML or TOML by its extension), then
+    /// environment variables (`PASSKEYS_DATABASE`, `PASSKEYS_PORT`, `PASSKEYS_HOST`, `PASSKEYS_API_KEY`,
+    /// `PASSKEYS_SESSION_SECRET`), then the flags given — each overriding the one before — validated.
     public static func load(
         file: String?,
         environment: [String: String],

@@ -1,8 +1,8 @@
 public import Foundation
 public import WebAuthn
 
-/// Everything a server instance is configured with (DESIGN §4). Decoded from a JSON, YAML or TOML file, then overridden by
-/// environment variables and flags, then validated (``validate()``) with errors that name the field.
+/// Everything a server instance is configured with (DESIGN §4). Decoded from a JSON, YAML or TOML file, then
+/// overridden by environment variables and flags, then validated (``validate()``) with errors that name the field.
 public struct ServerConfiguration: Sendable, Codable, Equatable {
     /// The RP ID: the registrable domain passkeys are bound to (`localhost` for development).
     public var rpId: String
