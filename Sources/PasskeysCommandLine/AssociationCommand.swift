@@ -25,7 +25,7 @@ struct AssociationCommand: ExecutableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A JSON configuration file (default: the local development configuration).",
+            "A configuration file, .json, .yaml, .yml or .toml (default: the local development configuration).",
             valueName: "file"
         )
     )

@@ -16,9 +16,9 @@ struct ServeCommand: ExecutableCommand {
             http://localhost:PORT, the SQLite database passkeys.sqlite in the current folder, and — when no API \
             key is configured — a development API key, printed once.
 
-            Settings come from the --config file (JSON), then environment variables (PASSKEYS_DATABASE, \
-            PASSKEYS_PORT, PASSKEYS_HOST, PASSKEYS_API_KEY), then these flags. SIGTERM or SIGINT shuts the \
-            server down gracefully.
+            Settings come from the --config file (JSON, YAML or TOML, by its extension), then environment \
+            variables (PASSKEYS_DATABASE, PASSKEYS_PORT, PASSKEYS_HOST, PASSKEYS_API_KEY), then these flags. \
+            SIGTERM or SIGINT shuts the server down gracefully.
             """
     )
 
@@ -36,7 +36,7 @@ struct ServeCommand: ExecutableCommand {
     )
     var database: String?
 
-    @Option(help: ArgumentHelp("A JSON configuration file.", valueName: "file"))
+    @Option(help: ArgumentHelp("A configuration file: .json, .yaml, .yml or .toml.", valueName: "file"))
     var config: String?
 
     @Option(name: .customLong("api-key"), help: "A backend API key to accept (also PASSKEYS_API_KEY).")

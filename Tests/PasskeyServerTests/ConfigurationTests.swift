@@ -305,14 +305,18 @@ struct ConfigurationTests {
 
     // MARK: File < environment < flags
 
-    static func withFile<Value>(_ json: String, _ body: (String) throws -> Value) throws -> Value {
+    static func withFile<Value>(
+        _ text: String,
+        named name: String = "passkeys.json",
+        _ body: (String) throws -> Value
+    ) throws -> Value {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "passkey-config-\(UUID().uuidString)"
         )
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("passkeys.json")
-        try Data(json.utf8).write(to: file)
+        let file = folder.appendingPathComponent(name)
+        try Data(text.utf8).write(to: file)
         return try body(file.path)
     }
 

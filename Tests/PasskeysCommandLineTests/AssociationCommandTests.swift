@@ -17,11 +17,41 @@ struct AssociationCommandTests {
          "relatedOrigins": ["https://shop.example"]}
         """
 
-    static func configurationFile(_ json: String = configurationJSON) throws -> String {
+    /// The same configuration as ``configurationJSON``.
+    static let configurationYAML = """
+        rpId: localhost
+        port: 8097
+        database: memory
+        appleApps:
+          - {teamId: ABCDE12345, bundleId: com.example.app}
+        androidApps:
+          - packageName: com.example.app
+            sha256CertFingerprints:
+              - AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89
+        relatedOrigins: [https://shop.example]
+        """
+    static let configurationTOML = """
+        rpId = "localhost"
+        port = 8097
+        database = "memory"
+        relatedOrigins = ["https://shop.example"]
+
+        [[appleApps]]
+        teamId = "ABCDE12345"
+        bundleId = "com.example.app"
+
+        [[androidApps]]
+        packageName = "com.example.app"
+        sha256CertFingerprints = [
+          "AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89",
+        ]
+        """
+
+    static func configurationFile(_ text: String = configurationJSON, extension: String = "json") throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "association-\(UUID().uuidString).json"
+            "association-\(UUID().uuidString).\(`extension`)"
         ).path
-        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
 
@@ -37,6 +67,27 @@ struct AssociationCommandTests {
         ] {
             #expect(text.contains(expected), "missing \(expected)")
         }
+    }
+
+    @Test("reads the same configuration from a YAML and a TOML file")
+    func readsYAMLAndTOML() async throws {
+        let fromJSON = await PasskeysTool.run(["association", "--config", try Self.configurationFile()])
+        #expect(fromJSON.exitCode == 0)
+        for (text, fileExtension) in [(Self.configurationYAML, "yaml"), (Self.configurationTOML, "toml")] {
+            let path = try Self.configurationFile(text, extension: fileExtension)
+            let result = await PasskeysTool.run(["association", "--config", path])
+            #expect(result.exitCode == 0, "\(fileExtension): \(result.standardError)")
+            #expect(result.standardOutput == fromJSON.standardOutput, "\(fileExtension)")
+        }
+    }
+
+    @Test("a file whose extension names no format is bad usage that lists the accepted ones")
+    func unknownExtension() async throws {
+        let result = await PasskeysTool.run([
+            "association", "--config", try Self.configurationFile(Self.configurationYAML, extension: "conf"),
+        ])
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("'--config' must name a file ending in .json, .yaml, .yml, .toml"))
     }
 
     @Test("an invalid configuration is bad usage that names the field")

@@ -1,9 +1,9 @@
 import Foundation
 
 extension ServerConfiguration {
-    /// The configuration `passkeys serve` runs with: the file (if any), then environment variables
-    /// (`PASSKEYS_DATABASE`, `PASSKEYS_PORT`, `PASSKEYS_HOST`, `PASSKEYS_API_KEY`, `PASSKEYS_SESSION_SECRET`), then
-    /// the flags given — each overriding the one before — validated.
+    /// The configuration `passkeys serve` runs with: the file (if any; JSON, YAML or TOML by its extension), then
+    /// environment variables (`PASSKEYS_DATABASE`, `PASSKEYS_PORT`, `PASSKEYS_HOST`, `PASSKEYS_API_KEY`,
+    /// `PASSKEYS_SESSION_SECRET`), then the flags given — each overriding the one before — validated.
     public static func load(
         file: String?,
         environment: [String: String],
@@ -21,10 +21,7 @@ extension ServerConfiguration {
         let effectivePort = port ?? environmentPort
         var configuration: ServerConfiguration
         if let file {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw ConfigurationError(field: "--config", "names a file that cannot be read: \(file)")
-            }
-            configuration = try ServerConfiguration(jsonData: data)
+            configuration = try ServerConfiguration(data: Self.read(file), format: Self.format(of: file))
             if let effectivePort {
                 // Web origins the file left to their default follow the port the server listens on.
                 if configuration.webOrigins == ServerConfiguration(port: configuration.port).webOrigins {
@@ -44,6 +41,31 @@ extension ServerConfiguration {
         }
         try configuration.validate()
         return configuration
+    }
+
+    /// The format a file's extension names, or an error that lists the extensions accepted.
+    static func format(of file: String) throws(ConfigurationError) -> ConfigurationFileFormat {
+        let pathExtension = URL(fileURLWithPath: file).pathExtension
+        guard let format = ConfigurationFileFormat(pathExtension: pathExtension) else {
+            throw ConfigurationError(
+                field: "--config",
+                "must name a file ending in "
+                    + ConfigurationFileFormat.pathExtensions.map { ".\($0)" }.joined(separator: ", ")
+                    + " (JSON, YAML or TOML): \(file)"
+            )
+        }
+        return format
+    }
+
+    /// The file's bytes, reading at most one byte past the size limit (which the decoder then refuses).
+    static func read(_ file: String) throws(ConfigurationError) -> Data {
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
+            defer { try? handle.close() }
+            return try handle.read(upToCount: ConfigurationFileFormat.maximumFileBytes + 1) ?? Data()
+        } catch {
+            throw ConfigurationError(field: "--config", "names a file that cannot be read: \(file)")
+        }
     }
 
     /// The database URL without its password, for messages and logs.

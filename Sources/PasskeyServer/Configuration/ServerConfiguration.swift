@@ -1,8 +1,8 @@
 public import Foundation
 public import WebAuthn
 
-/// Everything a server instance is configured with (DESIGN §4). Decoded from a JSON file, then overridden by
-/// environment variables and flags, then validated (``validate()``) with errors that name the field.
+/// Everything a server instance is configured with (DESIGN §4). Decoded from a JSON, YAML or TOML file, then
+/// overridden by environment variables and flags, then validated (``validate()``) with errors that name the field.
 public struct ServerConfiguration: Sendable, Codable, Equatable {
     /// The RP ID: the registrable domain passkeys are bound to (`localhost` for development).
     public var rpId: String
@@ -137,12 +137,10 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
 }
 
 extension ServerConfiguration {
-    /// Decodes a configuration file (JSON). Members left out take their defaults; unknown members are refused,
-    /// so a misspelt setting cannot be silently ignored.
-    public init(jsonData data: Data) throws(ConfigurationError) {
-        guard let file = try? JSONSerialization.jsonObject(with: data), let fileObject = file as? [String: Any] else {
-            throw ConfigurationError(field: "(file)", "is not a JSON object")
-        }
+    /// Decodes a configuration file in `format` (at most ``ConfigurationFileFormat/maximumFileBytes``). Members left
+    /// out take their defaults; unknown members are refused, so a misspelt setting cannot be silently ignored.
+    public init(data: Data, format: ConfigurationFileFormat) throws(ConfigurationError) {
+        let fileObject = try format.tree(from: data)
         let port = fileObject["port"] as? Int ?? 8080
         let defaults = ServerConfiguration(port: port)
         // Encoding our own value cannot fail, and its JSON is an object.
@@ -163,6 +161,11 @@ extension ServerConfiguration {
         } catch {
             throw ConfigurationError(field: "(file)", "cannot be read: \(error)")
         }
+    }
+
+    /// Decodes a JSON configuration file: ``init(data:format:)`` with ``ConfigurationFileFormat/json``.
+    public init(jsonData data: Data) throws(ConfigurationError) {
+        try self.init(data: data, format: .json)
     }
 
     /// Members that may appear although the defaults leave them out.
