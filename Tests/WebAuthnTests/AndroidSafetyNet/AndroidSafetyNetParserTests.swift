@@ -79,13 +79,15 @@ struct AndroidSafetyNetParserTests {
     @Test(arguments: malformedResponses)
     func rejects(_ malformed: Malformed) throws {
         let jws = try AndroidSafetyNetFixture().build().jws
-        let error = AndroidTestFixtures.error { _ = try SafetyNetJWS(compact: Array(malformed.mutate(jws).utf8)) }
+        let error = AndroidTestFixtures.error {
+            _ = try AndroidSafetyNetAttestation.responseJWS(Array(malformed.mutate(jws).utf8))
+        }
         #expect(error?.code == .attestationInvalid)
     }
 
     @Test func parsesCompactSerialization() throws {
         let jws = try AndroidSafetyNetFixture().build().jws
-        let parsed = try SafetyNetJWS(compact: Array(jws.utf8))
+        let parsed = try AndroidSafetyNetAttestation.responseJWS(Array(jws.utf8))
         let parts = Self.parts(jws)
         #expect(parsed.header.algorithm == "ES256")
         #expect(parsed.header.certificates.count == 1)
@@ -128,7 +130,7 @@ struct AndroidSafetyNetParserTests {
         }
         func check(_ bytes: [UInt8]) {
             do {
-                let jws = try SafetyNetJWS(compact: bytes)
+                let jws = try AndroidSafetyNetAttestation.responseJWS(bytes)
                 _ = try? SafetyNetResponse(jsonBytes: jws.payload)
             } catch {
                 #expect(error.code == .attestationInvalid)
