@@ -64,6 +64,8 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         public var attestationFormats: [AttestationFormat] = AttestationFormat.supported
         /// PEM files of trust anchors, per attestation format.
         public var trustAnchors: [String: [String]] = [:]
+        /// The FIDO Metadata Service BLOB as a further source of trust anchors, and of authenticator models to refuse.
+        public var metadata: Metadata?
         public var requireTrustedAttestation = false
         /// Whether synced (backup-eligible) passkeys are accepted.
         public var allowSyncedCredentials = true
@@ -75,6 +77,35 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
 
         public enum SignCount: String, Sendable, Codable { case reject, report }
         public init() {}
+
+        /// `policy.metadata`: a FIDO Metadata Service BLOB, read and verified when the server starts (see
+        /// ``ServerConfiguration/loadMetadata(at:)``).
+        public struct Metadata: Sendable, Codable, Equatable {
+            /// The BLOB file, as downloaded from the FIDO Metadata Service.
+            public var blob: String
+            /// PEM files of the roots the BLOB's signing chain must reach (the service's root).
+            public var rootCertificates: [String]
+            /// Refuse attested registrations of authenticators the BLOB has no entry for.
+            public var requireEntry: Bool
+            /// Keep using the BLOB after its `nextUpdate` has passed.
+            public var allowStale: Bool
+
+            public init(blob: String, rootCertificates: [String], requireEntry: Bool = false, allowStale: Bool = false)
+            {
+                self.blob = blob
+                self.rootCertificates = rootCertificates
+                self.requireEntry = requireEntry
+                self.allowStale = allowStale
+            }
+
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                blob = try container.decode(String.self, forKey: .blob)
+                rootCertificates = try container.decode([String].self, forKey: .rootCertificates)
+                requireEntry = try container.decodeIfPresent(Bool.self, forKey: .requireEntry) ?? false
+                allowStale = try container.decodeIfPresent(Bool.self, forKey: .allowStale) ?? false
+            }
+        }
     }
 
     /// Lifetimes, in seconds.
@@ -165,8 +196,13 @@ extension ServerConfiguration {
         }
     }
 
-    /// Members that may appear although the defaults leave them out.
-    private static let optionalMembers: Set<String> = ["policy.authenticatorAttachment", "web.sessionSecret"]
+    /// Members that may appear although the defaults leave them out, and the members of those that are objects.
+    private static let optionalMembers: Set<String> = [
+        "policy.authenticatorAttachment", "web.sessionSecret", "policy.metadata",
+    ]
+    private static let optionalObjectMembers: [String: Set<String>] = [
+        "policy.metadata": ["blob", "rootCertificates", "requireEntry", "allowStale"]
+    ]
     /// Maps whose keys are data (attestation formats), not settings.
     private static let openMaps: Set<String> = ["policy.trustAnchors"]
     /// The members of the objects in list settings (the defaults' lists are empty, so they cannot show them).
@@ -183,7 +219,17 @@ extension ServerConfiguration {
         for (key, value) in object {
             let field = path.isEmpty ? key : "\(path).\(key)"
             guard let known = defaults[key] else {
-                if optionalMembers.contains(field) { continue }
+                if optionalMembers.contains(field) {
+                    if let members = optionalObjectMembers[field], let object = value as? [String: Any],
+                        let unknown = object.keys.sorted().first(where: { !members.contains($0) })
+                    {
+                        throw ConfigurationError(
+                            field: "\(field).\(unknown)",
+                            "is not a known setting (known here: \(members.sorted().joined(separator: ", ")))"
+                        )
+                    }
+                    continue
+                }
                 throw ConfigurationError(
                     field: field,
                     "is not a known setting (known here: \(defaults.keys.sorted().joined(separator: ", ")))"
