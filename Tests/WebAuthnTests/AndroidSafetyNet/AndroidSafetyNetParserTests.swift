@@ -69,6 +69,10 @@ struct AndroidSafetyNetParserTests {
         Malformed(name: "x5c entry base64url", mutate: replacingHeader(#"{"alg":"ES256","x5c":["MA-_"]}"#)),
         Malformed(name: "x5c entry empty", mutate: replacingHeader(#"{"alg":"ES256","x5c":[""]}"#)),
         Malformed(
+            name: "certificate URL (x5u)",
+            mutate: replacingHeader(#"{"alg":"ES256","x5c":["MAA="],"x5u":"https://example.com/chain.pem"}"#)
+        ),
+        Malformed(
             name: "too many certificates",
             mutate: replacingHeader(
                 #"{"alg":"ES256","x5c":[\#(Array(repeating: #""MAA=""#, count: 9).joined(separator: ","))]}"#
