@@ -49,6 +49,11 @@ enum MetadataFixture {
         )
     }
 
+    /// A payload object with these entries (serial number 7, next update 2030-01-01).
+    static func payload(entries: [[String: Any]]) -> [String: Any] {
+        ["legalHeader": "Test metadata.", "no": 7, "nextUpdate": "2030-01-01", "entries": entries]
+    }
+
     /// A payload member change, for tables of malformed payloads.
     struct Change: Sendable, CustomTestStringConvertible {
         let name: String

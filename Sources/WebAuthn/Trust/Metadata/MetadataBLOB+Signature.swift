@@ -46,7 +46,7 @@ extension MetadataBLOB {
         }
         // §3.2 step 6: the signature verifies with the signing certificate's key …
         try verifySignature(jws, by: leaf)
-        // … and (§3.2 step 4, for x5c) that certificate chains to the trust anchor, at the given time.
+        // … and that certificate chains to a trust anchor at the given time (§3.2 steps 4–5, with the x5c chain).
         var verifier = Verifier(rootCertificates: CertificateStore(roots)) {
             RFC5280Policy(fixedExpiryValidationTime: time)
         }
