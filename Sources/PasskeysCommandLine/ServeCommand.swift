@@ -5,6 +5,7 @@ import Logging
 import PasskeyServer
 import PasskeyStorage
 import ServiceLifecycle
+import WebAuthn
 
 /// `passkeys serve`: runs the relying-party server.
 struct ServeCommand: ExecutableCommand {
@@ -72,11 +73,21 @@ struct ServeCommand: ExecutableCommand {
             return CommandResult(exitCode: CommandResult.failure, standardError: "error: \(error)\n")
         }
         do {
-            let service = try PasskeyService(configuration: configuration, store: opened.store, logger: logger)
+            let metadata = try await configuration.loadMetadata()
+            let service = try PasskeyService(
+                configuration: configuration,
+                store: opened.store,
+                logger: logger,
+                metadata: metadata
+            )
             let application = PasskeyApplication.build(service: service, services: opened.services, logger: logger)
             var banner =
                 "passkeys serving \(configuration.baseURL) (rpId \(configuration.rpId), database \(configuration.databaseForDisplay))\n"
             if let developmentKey { banner += "development API key (shown once): \(developmentKey)\n" }
+            if let blob = metadata?.blob {
+                banner +=
+                    "FIDO metadata: BLOB no \(blob.number), \(blob.entries.count) authenticator models, next update \(blob.nextUpdate)\n"
+            }
             if configuration.web.demo { banner += "demo: \(configuration.baseURL)/\n" }
             if configuration.web.console {
                 banner += "operator console: \(configuration.baseURL)/console (sign in with an API key)\n"

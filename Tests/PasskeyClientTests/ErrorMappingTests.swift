@@ -17,6 +17,7 @@ struct ErrorMappingTests {
         ("USER_PRESENCE_REQUIRED", .verificationFailed), ("ATTESTATION_FORMAT_NOT_ALLOWED", .authenticatorNotAllowed),
         ("ALGORITHM_NOT_ALLOWED", .authenticatorNotAllowed),
         ("SYNCED_CREDENTIALS_NOT_ALLOWED", .authenticatorNotAllowed),
+        ("AUTHENTICATOR_NOT_ALLOWED", .authenticatorNotAllowed),
         ("USER_VERIFICATION_REQUIRED", .userVerificationRequired), ("CREDENTIAL_NOT_FOUND", .passkeyNotFound),
         ("NO_ACTIVE_CREDENTIALS", .passkeyNotFound), ("CREDENTIAL_INACTIVE", .passkeyRevoked),
         ("CREDENTIAL_ALREADY_REGISTERED", .passkeyAlreadyExists),

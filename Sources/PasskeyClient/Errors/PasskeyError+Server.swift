@@ -49,6 +49,7 @@ extension PasskeyError.Code {
         "ATTESTATION_FORMAT_NOT_ALLOWED": .authenticatorNotAllowed,
         "ALGORITHM_NOT_ALLOWED": .authenticatorNotAllowed,
         "SYNCED_CREDENTIALS_NOT_ALLOWED": .authenticatorNotAllowed,
+        "AUTHENTICATOR_NOT_ALLOWED": .authenticatorNotAllowed,
         "USER_VERIFICATION_REQUIRED": .userVerificationRequired,
         "CREDENTIAL_NOT_FOUND": .passkeyNotFound,
         "NO_ACTIVE_CREDENTIALS": .passkeyNotFound,

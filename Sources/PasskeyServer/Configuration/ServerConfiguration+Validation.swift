@@ -87,6 +87,17 @@ extension ServerConfiguration {
         where !AttestationFormat.supported.contains(AttestationFormat(rawValue: format)) {
             throw ConfigurationError(field: "policy.trustAnchors.\(format)", "is not a supported attestation format")
         }
+        if let metadata = policy.metadata {
+            guard !metadata.blob.isEmpty else {
+                throw ConfigurationError(field: "policy.metadata.blob", "must name the metadata BLOB file")
+            }
+            guard !metadata.rootCertificates.isEmpty else {
+                throw ConfigurationError(
+                    field: "policy.metadata.rootCertificates",
+                    "must list the PEM file of the metadata service's root certificate"
+                )
+            }
+        }
         guard (1...100).contains(policy.maxCredentialsPerUser) else {
             throw ConfigurationError(field: "policy.maxCredentialsPerUser", "must be 1 to 100")
         }

@@ -64,6 +64,8 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         public var attestationFormats: [AttestationFormat] = AttestationFormat.supported
         /// PEM files of trust anchors, per attestation format.
         public var trustAnchors: [String: [String]] = [:]
+        /// The FIDO Metadata Service BLOB as a further source of trust anchors, and of authenticator models to refuse.
+        public var metadata: Metadata?
         public var requireTrustedAttestation = false
         /// Whether synced (backup-eligible) passkeys are accepted.
         public var allowSyncedCredentials = true
@@ -75,6 +77,35 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
 
         public enum SignCount: String, Sendable, Codable { case reject, report }
         public init() {}
+
+        /// `policy.metadata`: a FIDO Metadata Service BLOB, read and verified when the server starts (see
+        /// ``ServerConfiguration/loadMetadata(at:)``).
+        public struct Metadata: Sendable, Codable, Equatable {
+            /// The BLOB file, as downloaded from the FIDO Metadata Service.
+            public var blob: String
+            /// PEM files of the roots the BLOB's signing chain must reach (the service's root).
+            public var rootCertificates: [String]
+            /// Refuse attested registrations of authenticators the BLOB has no entry for.
+            public var requireEntry: Bool
+            /// Keep using the BLOB after its `nextUpdate` has passed.
+            public var allowStale: Bool
+
+            public init(blob: String, rootCertificates: [String], requireEntry: Bool = false, allowStale: Bool = false)
+            {
+                self.blob = blob
+                self.rootCertificates = rootCertificates
+                self.requireEntry = requireEntry
+                self.allowStale = allowStale
+            }
+
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                blob = try container.decode(String.self, forKey: .blob)
+                rootCertificates = try container.decode([String].self, forKey: .rootCertificates)
+                requireEntry = try container.decodeIfPresent(Bool.self, forKey: .requireEntry) ?? false
+                allowStale = try container.decodeIfPresent(Bool.self, forKey: .allowStale) ?? false
+            }
+        }
     }
 
     /// Lifetimes, in seconds.
@@ -168,8 +199,13 @@ extension ServerConfiguration {
         try self.init(data: data, format: .json)
     }
 
-    /// Members that may appear although the defaults leave them out.
-    private static let optionalMembers: Set<String> = ["policy.authenticatorAttachment", "web.sessionSecret"]
+    /// Members that may appear although the defaults leave them out, and the members of those that are objects.
+    private static let optionalMembers: Set<String> = [
+        "policy.authenticatorAttachment", "web.sessionSecret", "policy.metadata",
+    ]
+    private static let optionalObjectMembers: [String: Set<String>] = [
+        "policy.metadata": ["blob", "rootCertificates", "requireEntry", "allowStale"]
+    ]
     /// Maps whose keys are data (attestation formats), not settings.
     private static let openMaps: Set<String> = ["policy.trustAnchors"]
     /// The members of the objects in list settings (the defaults' lists are empty, so they cannot show them).
@@ -186,7 +222,12 @@ extension ServerConfiguration {
         for (key, value) in object {
             let field = path.isEmpty ? key : "\(path).\(key)"
             guard let known = defaults[key] else {
-                if optionalMembers.contains(field) { continue }
+                if optionalMembers.contains(field) {
+                    if let members = optionalObjectMembers[field], let object = value as? [String: Any] {
+                        try refuseUnknown(object, known: members, path: field)
+                    }
+                    continue
+                }
                 throw ConfigurationError(
                     field: field,
                     "is not a known setting (known here: \(defaults.keys.sorted().joined(separator: ", ")))"
@@ -199,15 +240,23 @@ extension ServerConfiguration {
             }
             if let elements = value as? [Any], let members = elementMembers[field] {
                 for case (let index, let element as [String: Any]) in elements.enumerated() {
-                    if let unknown = element.keys.sorted().first(where: { !members.contains($0) }) {
-                        throw ConfigurationError(
-                            field: "\(field)[\(index)].\(unknown)",
-                            "is not a known setting (known here: \(members.sorted().joined(separator: ", ")))"
-                        )
-                    }
+                    try refuseUnknown(element, known: members, path: "\(field)[\(index)]")
                 }
             }
         }
+    }
+
+    /// Refuses the first member of `object` (in name order) that is not in `known`.
+    private static func refuseUnknown(
+        _ object: [String: Any],
+        known: Set<String>,
+        path: String
+    ) throws(ConfigurationError) {
+        guard let unknown = object.keys.sorted().first(where: { !known.contains($0) }) else { return }
+        throw ConfigurationError(
+            field: "\(path).\(unknown)",
+            "is not a known setting (known here: \(known.sorted().joined(separator: ", ")))"
+        )
     }
 
     private static func merge(_ base: [String: Any], _ override: [String: Any]) -> [String: Any] {

@@ -16,10 +16,20 @@ extension APIError {
         case .attestationInvalid, .attestationCertificateInvalid, .attestationUntrusted, .attestationFormatUnsupported,
             .malformedAttestationObject, .attestedCredentialDataMissing:
             code = "ATTESTATION_INVALID"
+        case .authenticatorCompromised, .metadataEntryNotFound: code = "AUTHENTICATOR_NOT_ALLOWED"
         case .signatureInvalid, .backupFlagsInvalid, .userHandleMismatch: code = "ASSERTION_INVALID"
         case .signCountRegression: code = "CREDENTIAL_CLONE_SUSPECTED"
         case .algorithmNotAllowed, .unsupportedAlgorithm, .weakKey, .invalidCOSEKey: code = "ALGORITHM_NOT_ALLOWED"
         case .backupEligibleNotAllowed: code = "SYNCED_CREDENTIALS_NOT_ALLOWED"
+        case .metadataStale, .metadataInvalid:
+            // The server's own metadata is out of date: nothing the caller sent is wrong.
+            self.init(
+                "SERVICE_UNAVAILABLE",
+                .serviceUnavailable,
+                "The server's authenticator metadata is out of date, so attested registrations are paused until its operator installs a current FIDO metadata BLOB. Retry later.",
+                retryable: true
+            )
+            return
         default: code = "INVALID_REQUEST"
         }
         self.init(code, .badRequest, error.reason)

@@ -1,8 +1,7 @@
 public import Foundation
 public import Logging
 public import PasskeyStorage
-import SwiftASN1
-import WebAuthn
+public import WebAuthn
 import X509
 
 /// The relying-party service: the flows of DESIGN §3 on top of a ``PasskeyStore``, independent of HTTP.
@@ -23,13 +22,27 @@ public struct PasskeyService: Sendable {
 
     /// - Parameters:
     ///   - now: the clock (injected so tests can move time).
+    ///   - metadata: the FIDO metadata that `policy.metadata` names, from ``ServerConfiguration/loadMetadata(at:)``;
+    ///     required exactly when the configuration names one.
     public init(
         configuration: ServerConfiguration,
         store: any PasskeyStore,
         logger: Logger = Logger(label: "passkeys"),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        metadata: MetadataPolicy? = nil
     ) throws(ConfigurationError) {
         try configuration.validate()
+        switch (configuration.policy.metadata, metadata) {
+        case (.some, nil):
+            throw ConfigurationError(
+                field: "policy.metadata",
+                "names a metadata BLOB that was not loaded: pass `metadata: try await configuration.loadMetadata()`"
+            )
+        case (nil, .some):
+            throw ConfigurationError(field: "policy.metadata", "is not set, but metadata was passed to the service")
+        default:
+            break
+        }
         self.configuration = configuration
         self.store = store
         self.now = now
@@ -37,35 +50,33 @@ public struct PasskeyService: Sendable {
         self.apiKeys = APIKeys(configuration.apiKeys)
         self.origins = OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins))
         self.corsOrigins = Set(configuration.webOrigins + configuration.relatedOrigins)
-        self.attestationPolicy = try Self.attestationPolicy(configuration.policy)
+        self.attestationPolicy = try Self.attestationPolicy(configuration.policy, metadata: metadata)
         self.metrics = ServerMetrics()
     }
 
-    static func attestationPolicy(_ policy: ServerConfiguration.Policy) throws(ConfigurationError) -> AttestationPolicy
-    {
+    static func attestationPolicy(
+        _ policy: ServerConfiguration.Policy,
+        metadata: MetadataPolicy?
+    ) throws(ConfigurationError) -> AttestationPolicy {
         var anchors: [AttestationFormat: [Certificate]] = [:]
         for (format, paths) in policy.trustAnchors {
             for (index, path) in paths.enumerated() {
-                let field = "policy.trustAnchors.\(format)[\(index)]"
-                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                    throw ConfigurationError(field: field, "names a file that cannot be read: \(path)")
-                }
-                guard
-                    let certificates = try? PEMDocument.parseMultiple(pemString: text).map({
-                        try Certificate(pemDocument: $0)
-                    }), !certificates.isEmpty
-                else {
-                    throw ConfigurationError(field: field, "is not a PEM certificate file: \(path)")
-                }
-                anchors[AttestationFormat(rawValue: format), default: []] += certificates
+                anchors[AttestationFormat(rawValue: format), default: []] += try ServerConfiguration.pemCertificates(
+                    at: path,
+                    field: "policy.trustAnchors.\(format)[\(index)]"
+                )
             }
         }
         return AttestationPolicy(
             allowedFormats: Set(policy.attestationFormats),
             trustAnchors: anchors,
-            requireTrustedAttestation: policy.requireTrustedAttestation
+            requireTrustedAttestation: policy.requireTrustedAttestation,
+            metadata: metadata
         )
     }
+
+    /// The FIDO metadata the service was started with, if any.
+    var metadataBLOB: MetadataBLOB? { attestationPolicy.metadata?.blob }
 
     /// Whether `presented` is a configured backend API key; returns the key's name.
     public func apiKeyName(for presented: String) -> String? { apiKeys.name(for: presented) }

@@ -92,4 +92,10 @@ extension Certificate {
         try! serializer.serialize(self)
         return serializer.serializedBytes
     }
+
+    /// The PEM encoding (`-----BEGIN CERTIFICATE-----` …), as trust anchor files hold it.
+    public var pemString: String {
+        // Serializing a certificate we hold cannot fail.
+        try! serializeAsPEM().pemString
+    }
 }

@@ -5,8 +5,9 @@ public import X509
 public struct AttestationPolicy: Sendable {
     /// The formats accepted; others fail with `ATTESTATION_FORMAT_NOT_ALLOWED`.
     public var allowedFormats: Set<AttestationFormat>
-    /// Trust anchors per format. When a format has anchors, its certificate chain must verify to one of them
-    /// (else `ATTESTATION_UNTRUSTED`); when it has none, the statement is verified but reported as untrusted.
+    /// Trust anchors per format. When a format has anchors (here or, for the authenticator's model, in ``metadata``),
+    /// its certificate chain must verify to one of them (else `ATTESTATION_UNTRUSTED`); when it has none, the
+    /// statement is verified but reported as untrusted.
     public var trustAnchors: [AttestationFormat: [Certificate]]
     /// Reject registrations whose attestation is not trusted (self, none, or no anchor for the format).
     public var requireTrustedAttestation: Bool
@@ -18,6 +19,9 @@ public struct AttestationPolicy: Sendable {
     /// Signature algorithms accepted inside attestation statements. SHA-1 RSA (RS1) is included because
     /// older TPMs sign with it; remove it to reject them.
     public var statementAlgorithms: Set<COSEAlgorithmIdentifier>
+    /// FIDO metadata: trust anchors and status reports per authenticator model, for attestations with a
+    /// certificate path (see ``MetadataPolicy``).
+    public var metadata: MetadataPolicy?
 
     public init(
         allowedFormats: Set<AttestationFormat> = Set(AttestationFormat.supported),
@@ -26,7 +30,8 @@ public struct AttestationPolicy: Sendable {
         safetyNetRequiresCTSProfileMatch: Bool = true,
         safetyNetMaximumAge: TimeInterval = 60,
         safetyNetClockSkew: TimeInterval = 60,
-        statementAlgorithms: Set<COSEAlgorithmIdentifier> = Set(COSEAlgorithmIdentifier.supported)
+        statementAlgorithms: Set<COSEAlgorithmIdentifier> = Set(COSEAlgorithmIdentifier.supported),
+        metadata: MetadataPolicy? = nil
     ) {
         self.allowedFormats = allowedFormats
         self.trustAnchors = trustAnchors
@@ -35,5 +40,6 @@ public struct AttestationPolicy: Sendable {
         self.safetyNetMaximumAge = safetyNetMaximumAge
         self.safetyNetClockSkew = safetyNetClockSkew
         self.statementAlgorithms = statementAlgorithms
+        self.metadata = metadata
     }
 }

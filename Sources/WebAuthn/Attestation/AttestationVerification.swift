@@ -67,18 +67,28 @@ enum AttestationVerification {
         // §7.1 step 21: the format's verification procedure.
         guard let verifier = verifier(for: format) else { preconditionFailure("checked above") }
         let result = try verifier.verify(statement)
-        // §7.1 steps 22–23: trust anchors for the format, and the assessment of the trust path.
-        let trusted = try await TrustEvaluation.evaluate(
+        // §7.1 step 22: the trust anchors: the format's, and those of the authenticator's model in FIDO metadata
+        // (which also refuses compromised models).
+        let entry = try policy.metadata?.entry(
+            trustPath: result.trustPath,
+            aaguid: credential.aaguid,
+            format: format,
+            time: time
+        )
+        let modelAnchors = entry?.attestationRootCertificates ?? []
+        // §7.1 step 23: the assessment of the trust path.
+        let anchor = try await TrustEvaluation.evaluate(
             result.trustPath,
             format: format,
-            anchors: policy.trustAnchors[format] ?? [],
+            anchors: (policy.trustAnchors[format] ?? []) + modelAnchors,
             time: time
         )
         return VerifiedAttestation(
             format: format,
             type: result.type,
             trustPath: result.trustPath,
-            trusted: trusted,
+            trusted: anchor != nil,
+            metadata: anchor.map(modelAnchors.contains) == true ? entry : nil,
             components: []
         )
     }

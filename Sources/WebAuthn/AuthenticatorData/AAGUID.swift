@@ -29,17 +29,19 @@ public struct AAGUID: Sendable, Hashable, CustomStringConvertible, Codable {
         return parts.joined(separator: "-")
     }
 
-    public init(from decoder: any Decoder) throws {
-        let text = Array(try decoder.singleValueContainer().decode(String.self).utf8)
+    /// Parses the UUID form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (hex digits of either case); nil for anything else.
+    public init?(uuidString: String) {
+        let text = Array(uuidString.utf8)
+        guard text.count == 36 else { return nil }
         let dashes: Set<Int> = [8, 13, 18, 23]
         var bytes = [UInt8]()
         var high: UInt8?
         for (index, character) in text.enumerated() {
             if dashes.contains(index) {
-                guard character == UInt8(ascii: "-") else { break }
+                guard character == UInt8(ascii: "-") else { return nil }
                 continue
             }
-            guard let nibble = Self.hexValue(character) else { break }
+            guard let nibble = Self.hexValue(character) else { return nil }
             if let h = high {
                 bytes.append(h << 4 | nibble)
                 high = nil
@@ -47,7 +49,11 @@ public struct AAGUID: Sendable, Hashable, CustomStringConvertible, Codable {
                 high = nibble
             }
         }
-        guard text.count == 36, bytes.count == 16 else {
+        self.bytes = bytes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        guard let aaguid = Self(uuidString: try decoder.singleValueContainer().decode(String.self)) else {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: decoder.codingPath,
@@ -55,7 +61,7 @@ public struct AAGUID: Sendable, Hashable, CustomStringConvertible, Codable {
                 )
             )
         }
-        self.bytes = bytes
+        self = aaguid
     }
 
     private static func hexValue(_ character: UInt8) -> UInt8? {

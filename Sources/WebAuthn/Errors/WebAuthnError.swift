@@ -113,6 +113,18 @@ extension WebAuthnError.Code {
     /// The attestation certificate chain does not verify to a configured trust anchor.
     public static let attestationUntrusted = Self(rawValue: "ATTESTATION_UNTRUSTED")
 
+    // MARK: FIDO metadata
+    /// A FIDO Metadata Service BLOB is malformed, exceeds a limit, or its signature or signing chain does not verify
+    /// to the given roots.
+    public static let metadataInvalid = Self(rawValue: "METADATA_INVALID")
+    /// A FIDO Metadata Service BLOB's `nextUpdate` has passed, and stale metadata is not allowed.
+    public static let metadataStale = Self(rawValue: "METADATA_STALE")
+    /// The FIDO metadata has no entry for an attested authenticator, and policy requires one.
+    public static let metadataEntryNotFound = Self(rawValue: "METADATA_ENTRY_NOT_FOUND")
+    /// The FIDO metadata's latest status report for the authenticator's model is a compromise (such as
+    /// `ATTESTATION_KEY_COMPROMISE`) or `REVOKED`.
+    public static let authenticatorCompromised = Self(rawValue: "AUTHENTICATOR_COMPROMISED")
+
     // MARK: Options
     /// Options given to a builder are invalid (empty challenge, bad RP ID, …).
     public static let invalidOptions = Self(rawValue: "INVALID_OPTIONS")
@@ -130,6 +142,7 @@ extension WebAuthnError.Code {
         .backupFlagsInvalid, .backupEligibleNotAllowed, .credentialIDMismatch, .credentialIDTooLong,
         .attestedCredentialDataMissing, .userHandleMismatch, .signCountRegression,
         .attestationFormatUnsupported, .attestationFormatNotAllowed, .attestationInvalid,
-        .attestationCertificateInvalid, .attestationUntrusted, .invalidOptions, .unsupportedFeature,
+        .attestationCertificateInvalid, .attestationUntrusted, .metadataInvalid, .metadataStale,
+        .metadataEntryNotFound, .authenticatorCompromised, .invalidOptions, .unsupportedFeature,
     ]
 }

@@ -4,15 +4,15 @@ import SwiftASN1
 
 /// Assesses an attestation trust path (§7.1 step 23) with swift-certificates, at an injected time.
 enum TrustEvaluation {
-    /// Returns true when `path` verifies to one of `anchors`; false when there is nothing to verify against.
+    /// Returns the anchor `path` verifies to; nil when there is nothing to verify against.
     /// Without anchors the path must still be internally consistent: each certificate signed by the next.
     static func evaluate(
         _ path: [Certificate],
         format: AttestationFormat,
         anchors: [Certificate],
         time: Date
-    ) async throws(WebAuthnError) -> Bool {
-        guard let leaf = path.first else { return false }
+    ) async throws(WebAuthnError) -> Certificate? {
+        guard let leaf = path.first else { return nil }
         guard !anchors.isEmpty else {
             for (certificate, issuer) in zip(path, path.dropFirst()) {
                 guard issuer.publicKey.isValidSignature(certificate.signature, for: certificate) else {
@@ -22,15 +22,15 @@ enum TrustEvaluation {
                     )
                 }
             }
-            return false
+            return nil
         }
         var verifier = Verifier(rootCertificates: CertificateStore(anchors)) {
             AttestationChainPolicy(validationTime: time)
         }
         let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(path.dropFirst()))
         switch result {
-        case .validCertificate:
-            return true
+        case .validCertificate(let chain):
+            return chain.root
         case .couldNotValidate(let failures):
             let reasons = failures.prefix(3).map { "\($0.policyFailureReason)" }
             throw WebAuthnError(

@@ -21,8 +21,10 @@ struct TestServer: Sendable {
     var origin: String { configuration.webOrigins[0] }
     var rpID: String { configuration.rpId }
 
+    /// - Parameter metadata: the FIDO metadata loaded for `policy.metadata`, when `configure` sets it.
     init(
         store: any PasskeyStore = MemoryPasskeyStore(),
+        metadata: MetadataPolicy? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws {
         var configuration = ServerConfiguration()
@@ -36,7 +38,8 @@ struct TestServer: Sendable {
             configuration: configuration,
             store: store,
             logger: logs.logger("passkeys"),
-            now: { clock.now }
+            now: { clock.now },
+            metadata: metadata
         )
     }
 

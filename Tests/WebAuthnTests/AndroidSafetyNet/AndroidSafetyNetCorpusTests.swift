@@ -109,7 +109,9 @@ struct AndroidSafetyNetCorpusTests {
     @Test(arguments: [("047", false), ("080", true)])
     func readsPayload(_ number: String, cts: Bool) throws {
         let statement = try AndroidConformanceCorpus.load(number).statement()
-        let jws = try SafetyNetJWS(compact: try #require(statement.fields[text: "response"]?.bytesValue))
+        let jws = try AndroidSafetyNetAttestation.responseJWS(
+            try #require(statement.fields[text: "response"]?.bytesValue)
+        )
         #expect(jws.header.algorithm == "RS256")
         let payload = try SafetyNetResponse(jsonBytes: jws.payload)
         #expect(payload.ctsProfileMatch == cts)

@@ -69,6 +69,10 @@ struct AndroidSafetyNetParserTests {
         Malformed(name: "x5c entry base64url", mutate: replacingHeader(#"{"alg":"ES256","x5c":["MA-_"]}"#)),
         Malformed(name: "x5c entry empty", mutate: replacingHeader(#"{"alg":"ES256","x5c":[""]}"#)),
         Malformed(
+            name: "certificate URL (x5u)",
+            mutate: replacingHeader(#"{"alg":"ES256","x5c":["MAA="],"x5u":"https://example.com/chain.pem"}"#)
+        ),
+        Malformed(
             name: "too many certificates",
             mutate: replacingHeader(
                 #"{"alg":"ES256","x5c":[\#(Array(repeating: #""MAA=""#, count: 9).joined(separator: ","))]}"#
@@ -79,13 +83,15 @@ struct AndroidSafetyNetParserTests {
     @Test(arguments: malformedResponses)
     func rejects(_ malformed: Malformed) throws {
         let jws = try AndroidSafetyNetFixture().build().jws
-        let error = AndroidTestFixtures.error { _ = try SafetyNetJWS(compact: Array(malformed.mutate(jws).utf8)) }
+        let error = AndroidTestFixtures.error {
+            _ = try AndroidSafetyNetAttestation.responseJWS(Array(malformed.mutate(jws).utf8))
+        }
         #expect(error?.code == .attestationInvalid)
     }
 
     @Test func parsesCompactSerialization() throws {
         let jws = try AndroidSafetyNetFixture().build().jws
-        let parsed = try SafetyNetJWS(compact: Array(jws.utf8))
+        let parsed = try AndroidSafetyNetAttestation.responseJWS(Array(jws.utf8))
         let parts = Self.parts(jws)
         #expect(parsed.header.algorithm == "ES256")
         #expect(parsed.header.certificates.count == 1)
@@ -128,7 +134,7 @@ struct AndroidSafetyNetParserTests {
         }
         func check(_ bytes: [UInt8]) {
             do {
-                let jws = try SafetyNetJWS(compact: bytes)
+                let jws = try AndroidSafetyNetAttestation.responseJWS(bytes)
                 _ = try? SafetyNetResponse(jsonBytes: jws.payload)
             } catch {
                 #expect(error.code == .attestationInvalid)

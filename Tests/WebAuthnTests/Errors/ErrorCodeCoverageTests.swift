@@ -210,6 +210,42 @@ struct ErrorCodeCoverageTests {
                 ceremony: Fixture.registrationCeremony(attestation: AttestationPolicy(requireTrustedAttestation: true))
             )
         },
+        Witness(code: .metadataInvalid, test: "MetadataBLOBTests/wrongRoot") {
+            let service = try TestMetadataService()
+            _ = try await MetadataFixture.load(
+                try service.blob(entries: []),
+                from: service,
+                roots: [try TestMetadataService().root]
+            )
+        },
+        Witness(code: .metadataStale, test: "MetadataBLOBTests/stale") {
+            let service = try TestMetadataService()
+            _ = try await MetadataFixture.load(try service.blob(entries: [], nextUpdate: "2025-01-01"), from: service)
+        },
+        Witness(code: .metadataEntryNotFound, test: "MetadataRegistrationTests/entryRequired") {
+            let authority = try TestCertificateAuthority()
+            let blob = try await MetadataFixture.blob(for: authority)
+            var unlisted = TestAuthenticator()
+            unlisted.aaguid = [UInt8](repeating: 0xBB, count: 16)
+            try await register(
+                unlisted,
+                ceremony: Fixture.registrationCeremony(
+                    attestation: AttestationPolicy(metadata: MetadataPolicy(blob: blob, requireEntry: true))
+                ),
+                attestation: .packedCertificate(authority)
+            )
+        },
+        Witness(code: .authenticatorCompromised, test: "MetadataRegistrationTests/compromisedStatus") {
+            let authority = try TestCertificateAuthority()
+            let blob = try await MetadataFixture.blob(for: authority, statuses: [.userVerificationBypass])
+            try await register(
+                TestAuthenticator(),
+                ceremony: Fixture.registrationCeremony(
+                    attestation: AttestationPolicy(metadata: MetadataPolicy(blob: blob))
+                ),
+                attestation: .packedCertificate(authority)
+            )
+        },
     ]
 
     @Test("Each witness raises its code", arguments: witnesses)

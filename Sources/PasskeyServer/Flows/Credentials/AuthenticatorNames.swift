@@ -1,6 +1,10 @@
+import WebAuthn
+
 /// Names of well-known passkey providers by AAGUID, for default passkey names and the account page.
 /// The AAGUIDs are published by their vendors (and collected by the community list
-/// "passkey-authenticator-aaguids"); unknown ones fall back to a generic name.
+/// "passkey-authenticator-aaguids"); for others, the description of the model in the FIDO metadata, when the
+/// server has it and it makes a passkey name; unknown ones fall back to a generic name. These names are for display
+/// only: an AAGUID proves nothing unless an attestation vouches for it.
 enum AuthenticatorNames {
     static let known: [String: String] = [
         "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4": "Google Password Manager",
@@ -15,11 +19,26 @@ enum AuthenticatorNames {
         "53414d53-554e-4700-0000-000000000000": "Samsung Pass",
     ]
 
-    static func name(aaguid: String) -> String? { known[aaguid.lowercased()] }
+    /// Metadata descriptions longer than this are not used (a default name may get a " 2" suffix).
+    static let maximumMetadataNameLength = 48
+
+    static func name(aaguid: String, metadata: MetadataBLOB? = nil) -> String? {
+        if let name = known[aaguid.lowercased()] { return name }
+        guard let metadata, let aaguid = AAGUID(uuidString: aaguid),
+            let description = metadata.entry(for: aaguid)?.description,
+            description.count <= maximumMetadataNameLength, (try? CredentialName(description)) != nil
+        else { return nil }
+        return description
+    }
 
     /// A default passkey name: the provider's name, or what kind of authenticator it is.
-    static func defaultName(aaguid: String, transports: [String], backupEligible: Bool) -> String {
-        if let name = name(aaguid: aaguid) { return name }
+    static func defaultName(
+        aaguid: String,
+        transports: [String],
+        backupEligible: Bool,
+        metadata: MetadataBLOB? = nil
+    ) -> String {
+        if let name = name(aaguid: aaguid, metadata: metadata) { return name }
         if transports.contains("usb") || transports.contains("nfc") || transports.contains("ble") {
             return "Security key"
         }

@@ -22,12 +22,12 @@ extension PasskeyService {
         let rows = try await storage { try await store.credentials(userID: userID) }
         return CredentialList(
             userId: userID,
-            credentials: rows.filter { $0.isLive(at: now()) }.map(CredentialResponse.init)
+            credentials: rows.filter { $0.isLive(at: now()) }.map { CredentialResponse($0, metadata: metadataBLOB) }
         )
     }
 
     func credential(id: String) async throws(APIError) -> CredentialResponse {
-        CredentialResponse(try await storedCredential(id))
+        CredentialResponse(try await storedCredential(id), metadata: metadataBLOB)
     }
 
     func renameCredential(
@@ -46,7 +46,7 @@ extension PasskeyService {
         }
         guard let renamed else { throw APIError.credentialInactive }
         await audit("credential.renamed", by: caller, userID: row.userID, subject: id, details: ["name": name.value])
-        return CredentialResponse(renamed)
+        return CredentialResponse(renamed, metadata: metadataBLOB)
     }
 
     func revokeCredential(id: String, by caller: Caller) async throws(APIError) {

@@ -22,7 +22,8 @@ struct CredentialResponse: Codable, Sendable, Equatable {
     let attestationTrusted: Bool
     let algorithm: String
 
-    init(_ row: CredentialRecordRow) {
+    /// - Parameter metadata: the server's FIDO metadata, for the authenticator's name.
+    init(_ row: CredentialRecordRow, metadata: MetadataBLOB?) {
         credentialId = Base64URL.encode(row.id)
         userId = row.userID
         name = row.name
@@ -30,7 +31,7 @@ struct CredentialResponse: Codable, Sendable, Equatable {
         createdAt = row.createdAt
         lastUsedAt = row.lastUsedAt
         aaguid = row.aaguid
-        authenticatorName = AuthenticatorNames.name(aaguid: row.aaguid)
+        authenticatorName = AuthenticatorNames.name(aaguid: row.aaguid, metadata: metadata)
         backupEligible = row.backupEligible
         backupState = row.backupState
         kind = row.backupEligible ? "synced" : "device-bound"

@@ -142,6 +142,9 @@ extension PasskeyService {
         } catch {
             await markFailed(flow)
             metrics.ceremony("registration", outcome: "failed")
+            if error.code == .metadataStale {
+                logger.error("FIDO metadata is stale; install a current BLOB", metadata: ["reason": "\(error.reason)"])
+            }
             let apiError = APIError(error)
             await audit(
                 "registration.failed",
@@ -160,7 +163,8 @@ extension PasskeyService {
         let defaultName = AuthenticatorNames.defaultName(
             aaguid: registration.aaguid.description,
             transports: transports,
-            backupEligible: registration.backupEligible
+            backupEligible: registration.backupEligible,
+            metadata: metadataBLOB
         )
         let name: CredentialName
         if let requestedName {
@@ -244,7 +248,7 @@ extension PasskeyService {
                 "status": row.status.rawValue,
             ]
         )
-        return CredentialResponse(row)
+        return CredentialResponse(row, metadata: metadataBLOB)
     }
 
     func registrationStatus(flowID: String) async throws(APIError) -> RegistrationStatusResponse {
@@ -260,7 +264,7 @@ extension PasskeyService {
             // A later registration may have replaced this attempt's expired reservation: that credential is not its.
             row.flowID == flow.id
         {
-            credential = CredentialResponse(row)
+            credential = CredentialResponse(row, metadata: metadataBLOB)
         }
         let expired = flow.expiresAt <= now() && [.created, .optionsIssued, .failed, .verifying].contains(flow.status)
         return RegistrationStatusResponse(

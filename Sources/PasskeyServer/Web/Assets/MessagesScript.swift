@@ -21,6 +21,7 @@ extension WebAssets {
           USER_VERIFICATION_REQUIRED: "This site needs you to unlock the passkey (PIN, fingerprint or face). Try again and confirm it's you.",
           ATTESTATION_FORMAT_NOT_ALLOWED: "This site does not accept passkeys from this kind of authenticator.",
           ATTESTATION_INVALID: "The authenticator's proof of origin did not verify, so the passkey was not saved. Try another authenticator.",
+          AUTHENTICATOR_NOT_ALLOWED: "This site does not accept this authenticator model (it is unknown to the site, or reported as compromised). Use another authenticator.",
           ALGORITHM_NOT_ALLOWED: "The authenticator used a key type this site does not accept. Try another authenticator.",
           SYNCED_CREDENTIALS_NOT_ALLOWED: "This site accepts only device-bound passkeys, not synced ones. Use a security key or a device-bound passkey.",
           ASSERTION_INVALID: "The passkey's signature did not verify. Try again; if it keeps failing, delete this passkey and add a new one.",

@@ -9,6 +9,22 @@ enum AndroidSafetyNetAttestation: AttestationStatementVerifier {
     static let format = AttestationFormat.androidSafetyNet
     /// The host name SafetyNet's signing certificate is issued to.
     static let signingHostname = "attest.android.com"
+    /// Real responses are 5–9 KB, mostly the header's certificates.
+    static let jwsLimits = CompactJWS.Limits(maximumSize: 32 * 1024, certificates: 1...8)
+    /// The algorithms SafetyNet signs with.
+    static let jwsAlgorithms: Set<COSEAlgorithmIdentifier> = [.rs256, .es256]
+
+    /// The SafetyNet attestation result: a compact JWS whose header carries the signing certificate chain.
+    static func responseJWS(_ response: [UInt8]) throws(WebAuthnError) -> CompactJWS {
+        do {
+            return try CompactJWS(compact: response, limits: jwsLimits)
+        } catch {
+            throw WebAuthnError(
+                .attestationInvalid,
+                "\(format.rawValue) attestation: the response is not a valid compact JWS: \(error.reason)."
+            )
+        }
+    }
 
     static func verify(_ statement: AttestationStatement) throws(WebAuthnError) -> AttestationStatementResult {
         // §8.5 step 1: attStmt is CBOR of the defined syntax.
@@ -19,7 +35,7 @@ enum AndroidSafetyNetAttestation: AttestationStatementVerifier {
         let response = try statement.bytes("response")
 
         // §8.5 step 2: response is a valid SafetyNet response (a JWS; one format exists, whatever ver says).
-        let jws = try SafetyNetJWS(compact: response)
+        let jws = try responseJWS(response)
         var chain = [Certificate]()
         for der in jws.header.certificates {
             chain.append(try Certificate.decode(der: der, in: format))
@@ -66,41 +82,30 @@ enum AndroidSafetyNetAttestation: AttestationStatementVerifier {
 
     /// Verifies the JWS signature over `ASCII(header '.' payload)`: RS256 with an RSA key, or ES256 with a P-256 key.
     private static func verifySignature(
-        _ jws: SafetyNetJWS,
+        _ jws: CompactJWS,
         by leaf: Certificate,
         statement: AttestationStatement
     ) throws(WebAuthnError) {
+        let accepted = jwsAlgorithms.intersection(statement.policy.statementAlgorithms)
         let key = try SignatureVerifier(leaf.publicKey)
-        let algorithm: COSEAlgorithmIdentifier
-        var signature = jws.signature
-        switch (jws.header.algorithm, key) {
-        case ("RS256", .rsa):
-            algorithm = .rs256
-        case ("ES256", .p256):
-            algorithm = .es256
-            // JWS carries ECDSA signatures as r || s (RFC 7518 §3.4); the verifier takes DER.
-            guard let raw = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else {
-                throw statement.fail("the ES256 JWS signature is not 64 bytes of r || s.")
+        do throws(CompactJWS.SignatureFailure) {
+            try jws.verifySignature(with: key, accepting: accepted)
+        } catch {
+            switch error {
+            case .algorithmNotAccepted:
+                throw WebAuthnError(
+                    .unsupportedAlgorithm,
+                    "\(format.rawValue) attestation: the JWS alg '\(jws.header.algorithm)' is not accepted; SafetyNet responses are signed with RS256 or ES256, and the attestation policy accepts \(accepted.map(\.name).sorted())."
+                )
+            case .keyMismatch:
+                throw statement.fail(
+                    "the JWS alg is \(jws.header.algorithm) but the signing certificate holds a different kind of key."
+                )
+            case .malformedSignature:
+                throw statement.fail("the \(jws.header.algorithm) JWS signature is not r || s of the key's curve.")
+            case .invalid:
+                throw statement.fail("the JWS signature does not verify with the signing certificate's key.")
             }
-            signature = Array(raw.derRepresentation)
-        case ("RS256", _), ("ES256", _):
-            throw statement.fail(
-                "the JWS alg is \(jws.header.algorithm) but the signing certificate holds a different kind of key."
-            )
-        default:
-            throw WebAuthnError(
-                .unsupportedAlgorithm,
-                "\(format.rawValue) attestation: the JWS alg '\(jws.header.algorithm)' is not supported; SafetyNet responses are signed with RS256 or ES256."
-            )
-        }
-        guard statement.policy.statementAlgorithms.contains(algorithm) else {
-            throw WebAuthnError(
-                .unsupportedAlgorithm,
-                "\(format.rawValue) attestation: the JWS is signed with \(algorithm.name), which the attestation policy does not accept."
-            )
-        }
-        guard key.isValidSignature(signature, for: jws.signingInput, algorithm: algorithm) else {
-            throw statement.fail("the JWS signature does not verify with the signing certificate's key.")
         }
     }
 

@@ -48,6 +48,7 @@ enum CompoundAttestation {
             type: decisive.type,
             trustPath: decisive.trustPath,
             trusted: components.contains(where: \.trusted),
+            metadata: decisive.metadata,
             components: components
         )
     }
