@@ -152,6 +152,7 @@ let package = Package(
                 "PasskeyTesting",
                 "WebAuthn",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,20 +1,8 @@
 import Foundation
+import Yams
 
-/// What the OpenAPI tests need from `docs/openapi.yaml`, read line by line (the package has no YAML parser, and
-/// the tests add no dependency).
-///
-/// The reader relies on the fixed layout the document keeps (a comment above its `paths:` says so too):
-///
-/// - `paths:` at column 0, ended by the next line at column 0 (other than a comment);
-/// - each path at 2 spaces, unquoted (`  /v1/registrations:`); keys at 4 spaces other than HTTP methods (such as
-///   `parameters:`) are skipped;
-/// - each operation at 4 spaces (`    post:`); inside it, at 6 spaces, `security: []` for a public route or
-///   `security:` followed by one `        - apiKey: []` or `        - clientToken: []` line, and `responses:`
-///   with each status at 8 spaces and quoted (`        '404':`); everything indented deeper belongs to that
-///   status's response;
-/// - under `components:` → `  responses:`, each shared response at 4 spaces (`    NotFound:`);
-/// - under `components:` → `  schemas:`, `    ErrorCode:` with an `      enum:` of one code a line
-///   (`        - NOT_FOUND`).
+/// What the OpenAPI tests need from `docs/openapi.yaml`, parsed with Yams: each operation with its access and
+/// responses, and the `ErrorCode` enum.
 struct OpenAPIDocument: Sendable {
     enum Security: String, Sendable {
         /// `security: []`: a public route.
@@ -28,8 +16,9 @@ struct OpenAPIDocument: Sendable {
         var method: String
         var path: String
         var security: Security?
-        /// The lines of each response, by status (`"404"`), without the status line itself.
-        var responses: [String: String] = [:]
+        /// The text of each response (every string in it), by status (`"404"`); for a response that only refers to a
+        /// shared one (a `$ref` without its own `description`), the shared response's text.
+        var responses: [String: String]
 
         var label: String { "\(method) \(path)" }
     }
@@ -39,32 +28,82 @@ struct OpenAPIDocument: Sendable {
     }
 
     static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+    static let sharedResponsePrefix = "#/components/responses/"
 
     let operations: [Operation]
-    /// The text of each shared response of `components/responses`, by name.
-    let sharedResponses: [String: String]
     /// The values of `components/schemas/ErrorCode/enum`, in document order.
     let errorCodes: [String]
 
     init(text: String) throws {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        operations = try Self.readPaths(lines)
-        sharedResponses = Self.readSharedResponses(lines)
-        errorCodes = Self.readErrorCodes(lines)
+        guard let root = try Yams.compose(yaml: text), let paths = root["paths"]?.mapping else {
+            throw ReadError(description: "the document has no 'paths' mapping")
+        }
+        let shared = root["components"]?["responses"]
+        var operations: [Operation] = []
+        for (pathKey, item) in paths {
+            guard let path = pathKey.string, path.hasPrefix("/"), let item = item.mapping else {
+                throw ReadError(description: "'paths' holds something that is not a path: \(pathKey)")
+            }
+            for (methodKey, operation) in item {
+                guard let method = methodKey.string, Self.methods.contains(method) else { continue }
+                operations.append(
+                    Operation(
+                        method: method.uppercased(),
+                        path: path,
+                        security: try Self.security(of: operation),
+                        responses: Self.responses(of: operation, shared: shared)
+                    )
+                )
+            }
+        }
+        self.operations = operations
+        errorCodes = root["components"]?["schemas"]?["ErrorCode"]?["enum"]?.sequence?.compactMap(\.string) ?? []
         guard !errorCodes.isEmpty else {
-            throw ReadError(description: "no ErrorCode enum found (see the layout above)")
+            throw ReadError(description: "no components/schemas/ErrorCode/enum")
         }
     }
 
-    /// What the document says `operation` answers with `status`: its own lines, or the shared response's when the
-    /// operation only refers to one (a `$ref` without its own `description`).
-    func responseText(_ operation: Operation, status: String) -> String? {
-        guard let own = operation.responses[status] else { return nil }
-        if own.contains("description:") { return own }
-        guard let reference = own.split(separator: "'").first(where: { $0.hasPrefix("#/components/responses/") }) else {
-            return own
+    /// `security: []` is open; otherwise exactly one requirement, `apiKey` or `clientToken`. Nil when not given.
+    private static func security(of operation: Node) throws -> Security? {
+        guard let requirements = operation["security"]?.sequence else { return nil }
+        guard let requirement = requirements.first else { return .open }
+        guard requirements.count == 1, let names = requirement.mapping?.keys.compactMap(\.string), names.count == 1,
+            let security = Security(rawValue: names[0]), security != .open
+        else {
+            throw ReadError(description: "an operation's security is not one of [], apiKey and clientToken")
         }
-        return sharedResponses[String(reference.dropFirst("#/components/responses/".count))] ?? own
+        return security
+    }
+
+    private static func responses(of operation: Node, shared: Node?) -> [String: String] {
+        var texts: [String: String] = [:]
+        for (status, response) in operation["responses"]?.mapping ?? [:] {
+            guard let status = status.string else { continue }
+            var documented = response
+            if response["description"] == nil, let reference = response["$ref"]?.string,
+                reference.hasPrefix(sharedResponsePrefix),
+                let target = shared?[String(reference.dropFirst(sharedResponsePrefix.count))]
+            {
+                documented = target
+            }
+            texts[status] = text(of: documented)
+        }
+        return texts
+    }
+
+    /// Every string scalar in `node`, one a line.
+    private static func text(of node: Node) -> String {
+        switch node {
+        case .scalar(let scalar): scalar.string
+        case .mapping(let mapping): mapping.map { text(of: $0.key) + "\n" + text(of: $0.value) }.joined(separator: "\n")
+        case .sequence(let sequence): sequence.map(text(of:)).joined(separator: "\n")
+        case .alias: ""
+        }
+    }
+
+    /// What the document says `operation` answers with `status`.
+    func responseText(_ operation: Operation, status: String) -> String? {
+        operation.responses[status]
     }
 
     /// The folder that holds `Package.swift`, found from this file's path.
@@ -82,120 +121,5 @@ struct OpenAPIDocument: Sendable {
     static func load() throws -> OpenAPIDocument {
         let url = try packageRoot().appendingPathComponent("docs/openapi.yaml")
         return try OpenAPIDocument(text: String(contentsOf: url, encoding: .utf8))
-    }
-
-    // MARK: Reading
-
-    private static func indentation(_ line: String) -> Int { line.prefix { $0 == " " }.count }
-
-    private static func isBlankOrComment(_ line: String) -> Bool {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        return trimmed.isEmpty || trimmed.hasPrefix("#")
-    }
-
-    /// The key of a `key:` line (nil for other lines).
-    private static func key(_ line: String) -> String? {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        guard trimmed.hasSuffix(":") else { return nil }
-        return String(trimmed.dropLast())
-    }
-
-    /// The lines of the top-level section `name:`, without that line.
-    private static func section(_ name: String, in lines: [String]) -> ArraySlice<String>? {
-        guard let start = lines.firstIndex(of: "\(name):") else { return nil }
-        let rest = lines[(start + 1)...]
-        let end = rest.firstIndex { !$0.isEmpty && indentation($0) == 0 && !$0.hasPrefix("#") } ?? lines.endIndex
-        return lines[(start + 1)..<end]
-    }
-
-    private static func readPaths(_ lines: [String]) throws -> [Operation] {
-        guard let paths = section("paths", in: lines) else {
-            throw ReadError(description: "no 'paths:' line at column 0")
-        }
-        var operations: [Operation] = []
-        var path: String?
-        var current: Operation?
-        var inSecurity = false
-        var inResponses = false
-        var status: String?
-
-        func finish() {
-            if let operation = current { operations.append(operation) }
-            current = nil
-            inSecurity = false
-            inResponses = false
-            status = nil
-        }
-
-        for line in paths where !isBlankOrComment(line) {
-            let depth = indentation(line)
-            switch depth {
-            case 2:
-                finish()
-                guard let key = key(line), key.hasPrefix("/") else {
-                    throw ReadError(description: "a line at 2 spaces under paths: is not a path: \(line)")
-                }
-                path = key
-            case 4:
-                finish()
-                if let key = key(line), methods.contains(key), let path {
-                    current = Operation(method: key.uppercased(), path: path)
-                }
-            case 6 where current != nil:
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                inSecurity = trimmed == "security:"
-                inResponses = trimmed == "responses:"
-                status = nil
-                if trimmed == "security: []" { current?.security = .open }
-            case 8 where inSecurity:
-                let scheme = line.trimmingCharacters(in: .whitespaces).dropFirst(2).prefix { $0 != ":" }
-                current?.security = Security(rawValue: String(scheme))
-            case 8 where inResponses:
-                guard let key = key(line), key.count == 5, key.hasPrefix("'"), key.hasSuffix("'") else {
-                    throw ReadError(description: "a response at 8 spaces is not a quoted status: \(line)")
-                }
-                let code = String(key.dropFirst().dropLast())
-                status = code
-                current?.responses[code] = ""
-            default:
-                if depth > 8, inResponses, let status { current?.responses[status, default: ""] += line + "\n" }
-            }
-        }
-        finish()
-        return operations
-    }
-
-    private static func readSharedResponses(_ lines: [String]) -> [String: String] {
-        guard let components = section("components", in: lines),
-            let start = components.firstIndex(of: "  responses:")
-        else { return [:] }
-        var responses: [String: String] = [:]
-        var name: String?
-        for line in components[(start + 1)...] where !isBlankOrComment(line) {
-            let depth = indentation(line)
-            if depth <= 2 { break }
-            if depth == 4 {
-                name = key(line)
-            } else if let name {
-                responses[name, default: ""] += line + "\n"
-            }
-        }
-        return responses
-    }
-
-    private static func readErrorCodes(_ lines: [String]) -> [String] {
-        guard let start = lines.firstIndex(of: "    ErrorCode:") else { return [] }
-        var codes: [String] = []
-        var inEnum = false
-        for line in lines[(start + 1)...] where !isBlankOrComment(line) {
-            let depth = indentation(line)
-            if depth <= 4 { break }
-            if depth == 6 {
-                inEnum = line == "      enum:"
-            } else if inEnum, depth == 8, line.hasPrefix("        - ") {
-                codes.append(String(line.dropFirst("        - ".count)))
-            }
-        }
-        return codes
     }
 }

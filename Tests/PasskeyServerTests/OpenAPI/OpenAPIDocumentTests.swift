@@ -11,8 +11,6 @@ import Testing
 /// Keeps `docs/openapi.yaml` true to the server: the document lists exactly the routes of `PasskeyRoutes`, with
 /// their access, every documented route answers in-process, what it answers is documented, and every error code
 /// the server's sources can produce is in the document's `ErrorCode` enum (and no other).
-///
-/// The document is read line by line; ``OpenAPIDocument`` describes the fixed layout this relies on.
 @Suite("OpenAPI document")
 struct OpenAPIDocumentTests {
     static let apiKey = "openapi-test-key-0123456789abcdef"
