@@ -144,12 +144,22 @@ struct MetadataEntryTests {
         #expect(blob.unusableEntries.allSatisfy { $0.aaguid == aaguid })
         #expect(blob.unusableEntries[0].reason == "its AAGUID \(aaguid) is also listed by entries[2]")
         #expect(blob.unusableEntries[1].reason == "its AAGUID \(aaguid) is also listed by entries[0]")
-        guard case .unusable(let reason) = blob.lookup(aaguid: aaguid) else {
-            Issue.record("a duplicated AAGUID is not unusable")
-            return
-        }
-        #expect(reason == "it is listed by more than one entry (entries[0], entries[2])")
+        #expect(
+            blob.lookup(aaguid: aaguid).reasonIfUnusable
+                == "it is listed by more than one entry (entries[0], entries[2])"
+        )
         #expect(blob.entries.map(\.aaguid) == [try AAGUID(bytes: [UInt8](repeating: 0xBB, count: 16))])
+
+        // Listed seven times: the reasons name five entries and count the rest.
+        let many = try await F.load(try service.blob(entries: Array(repeating: aaguidEntry, count: 7)), from: service)
+        #expect(
+            many.lookup(aaguid: aaguid).reasonIfUnusable
+                == "it is listed by more than one entry (entries[0], entries[1], entries[2], entries[3], entries[4] and 2 more)"
+        )
+        #expect(
+            many.unusableEntries[0].reason
+                == "its AAGUID \(aaguid) is also listed by entries[1], entries[2], entries[3], entries[4], entries[5] and 1 more"
+        )
     }
 
     @Test("A key identifier listed by two entries (in either case) sets both aside, with every model they list")
@@ -172,15 +182,19 @@ struct MetadataEntryTests {
             blob.lookup(attestationCertificateKeyIdentifier: shared.uppercased()),
             blob.lookup(attestationCertificateKeyIdentifier: own), blob.lookup(aaguid: try AAGUID(bytes: F.aaguid)),
         ] {
-            guard case .unusable = lookup else {
-                Issue.record("\(lookup) is not unusable")
-                continue
-            }
+            #expect(lookup.reasonIfUnusable?.contains("entries[0]") == true, "\(lookup)")
         }
         // An entry that lists one identifier twice is not ambiguous.
         let repeated = try TestMetadataService.entry(keyIdentifiers: [own, own], roots: [])
         let single = try await F.load(try service.blob(entries: [repeated]), from: service)
         #expect(single.unusableEntries.isEmpty)
         #expect(single.lookup(attestationCertificateKeyIdentifier: own).entry != nil)
+    }
+}
+
+extension MetadataBLOB.Lookup {
+    /// The reason, when the model is unusable.
+    var reasonIfUnusable: String? {
+        if case .unusable(let reason) = self { reason } else { nil }
     }
 }

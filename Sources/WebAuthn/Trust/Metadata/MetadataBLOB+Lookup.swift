@@ -59,15 +59,16 @@ extension MetadataBLOB {
                 var problems = [String]()
                 if case .failure(let problem) = item.content { problems.append(problem.reason) }
                 if let aaguid = item.aaguid, let listers = aaguidListers[aaguid], listers.count > 1 {
-                    let others = listers.filter { $0 != item.index }
-                    problems.append("its AAGUID \(aaguid) is also listed by \(Self.name(others))")
+                    problems.append(
+                        "its AAGUID \(aaguid) is also listed by \(Self.name(listers, excluding: item.index))"
+                    )
                 }
                 let shared = item.keyIdentifiers.filter { keyIdentifierListers[$0, default: []].count > 1 }
                 if let first = shared.first {
-                    let others = keyIdentifierListers[first, default: []].filter { $0 != item.index }
+                    let others = Self.name(keyIdentifierListers[first, default: []], excluding: item.index)
                     let more = shared.count > 1 ? " (and \(shared.count - 1) more of its key identifiers)" : ""
                     problems.append(
-                        "its attestation certificate key identifier \(first)\(more) is also listed by \(Self.name(others))"
+                        "its attestation certificate key identifier \(first)\(more) is also listed by \(others)"
                     )
                 }
                 if case .success(let entry) = item.content, problems.isEmpty {
@@ -107,10 +108,12 @@ extension MetadataBLOB {
             }
         }
 
-        /// Entries by their position in the payload, at most five named.
-        private static func name(_ indices: [Int]) -> String {
-            let named = indices.prefix(5).map { "entries[\($0)]" }.joined(separator: ", ")
-            return indices.count > 5 ? "\(named) and \(indices.count - 5) more" : named
+        /// Entries by their position in the payload (but `excluded`), at most five named: a model listed by
+        /// thousands of entries costs no more to describe than one listed twice.
+        private static func name(_ indices: [Int], excluding excluded: Int? = nil) -> String {
+            let named = indices.lazy.filter { $0 != excluded }.prefix(5).map { "entries[\($0)]" }
+            let count = indices.count - (excluded == nil ? 0 : 1)
+            return named.joined(separator: ", ") + (count > 5 ? " and \(count - 5) more" : "")
         }
     }
 }
