@@ -85,8 +85,11 @@ struct ServeCommand: ExecutableCommand {
                 "passkeys serving \(configuration.baseURL) (rpId \(configuration.rpId), database \(configuration.databaseForDisplay))\n"
             if let developmentKey { banner += "development API key (shown once): \(developmentKey)\n" }
             if let blob = metadata?.blob {
+                let setAside =
+                    blob.unusableEntries.isEmpty
+                    ? "" : ", \(blob.unusableEntries.count) entries set aside (see the log)"
                 banner +=
-                    "FIDO metadata: BLOB no \(blob.number), \(blob.entries.count) authenticator models, next update \(blob.nextUpdate)\n"
+                    "FIDO metadata: BLOB no \(blob.number), \(blob.entries.count) authenticator models\(setAside), next update \(blob.nextUpdate)\n"
             }
             if configuration.web.demo { banner += "demo: \(configuration.baseURL)/\n" }
             if configuration.web.console {

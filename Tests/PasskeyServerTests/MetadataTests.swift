@@ -7,7 +7,8 @@ import WebAuthn
 import X509
 
 /// `policy.metadata`: the FIDO Metadata Service BLOB is read and verified when the server starts, with errors that
-/// name the field, and then refuses compromised authenticator models at registration.
+/// name the field (entries with problems of their own are logged, not fatal), and then refuses compromised and
+/// unusable authenticator models at registration.
 struct MetadataTests {
     /// A metadata service's root and a BLOB listing `TestAuthenticator`'s AAGUID under `authority`, as files.
     struct Setup {
@@ -30,7 +31,12 @@ struct MetadataTests {
             try writeBLOB(statuses: statuses, nextUpdate: nextUpdate)
         }
 
-        func writeBLOB(statuses: [AuthenticatorStatus] = [.fidoCertified], nextUpdate: String = "2030-01-01") throws {
+        /// Writes a BLOB with the entry of `TestAuthenticator`'s AAGUID, then `otherEntries`.
+        func writeBLOB(
+            statuses: [AuthenticatorStatus] = [.fidoCertified],
+            nextUpdate: String = "2030-01-01",
+            otherEntries: [[String: Any]] = []
+        ) throws {
             let entry = try TestMetadataService.entry(
                 aaguid: [UInt8](repeating: 0xAA, count: 16),
                 description: "Test Key by swift-passkeys",
@@ -38,7 +44,7 @@ struct MetadataTests {
                 statuses: statuses
             )
             // With a trailing line break, as an editor may save it.
-            let blob = try service.blob(entries: [entry], nextUpdate: nextUpdate) + [0x0A]
+            let blob = try service.blob(entries: [entry] + otherEntries, nextUpdate: nextUpdate) + [0x0A]
             try Data(blob).write(to: URL(fileURLWithPath: blobPath))
         }
 
@@ -157,10 +163,17 @@ struct MetadataTests {
     }
 
     /// A packed registration attested under `setup.authority`, through the client API.
-    static func register(_ api: API, _ server: TestServer, setup: Setup, user: String) async throws -> APIResponse {
+    static func register(
+        _ api: API,
+        _ server: TestServer,
+        setup: Setup,
+        user: String,
+        aaguid: [UInt8] = TestAuthenticator().aaguid
+    ) async throws -> APIResponse {
         let attempt = try await api.createRegistration(NewRegistration(userId: user))
         let options = try await api.registrationOptions(attempt)
         var phone = TestAuthenticator()
+        phone.aaguid = aaguid
         phone.userHandle = options.user.id.bytes
         let response = try phone.registrationResponse(
             challenge: options.challenge.bytes,
@@ -182,6 +195,39 @@ struct MetadataTests {
             #expect(credential.attestationTrusted)
             #expect(credential.name == "Test Key by swift-passkeys")
             #expect(credential.authenticatorName == "Test Key by swift-passkeys")
+        }
+        #expect(!server.logs.all.contains { $0.contains("set aside") })
+    }
+
+    @Test(
+        "A BLOB with a malformed entry: the server starts, logs the entry, refuses that model and registers the others"
+    )
+    func setAsideEntry() async throws {
+        let setup = try Setup()
+        defer { setup.remove() }
+        let other = [UInt8](repeating: 0xBB, count: 16)
+        var broken = try TestMetadataService.entry(aaguid: other, roots: [setup.authority.root])
+        broken["timeOfLastStatusChange"] = "soon"
+        try setup.writeBLOB(otherEntries: [broken])
+        let server = try await setup.server { $0.requireEntry = true }
+
+        let logs = server.logs.all
+        #expect(logs.filter { $0.hasPrefix("warning FIDO metadata: 1 entry of the BLOB is set aside") }.count == 1)
+        let lines = logs.filter { $0.hasPrefix("notice FIDO metadata entry set aside") }
+        #expect(lines.count == 1)
+        for field in [
+            "index=1", "aaguid=bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb",
+            "reason=entries[1].timeOfLastStatusChange is not a date",
+        ] {
+            #expect(lines.first?.contains(field) == true, "\(lines)")
+        }
+        try await server.withAPI { api in
+            let refused = try await Self.register(api, server, setup: setup, user: "alice", aaguid: other)
+            expectError(refused, "AUTHENTICATOR_NOT_ALLOWED", .badRequest, retryable: false)
+            #expect(try refused.json()["error"]?["message"]?.string?.contains("has no usable entry for it") == true)
+            let credential = try await Self.register(api, server, setup: setup, user: "alice")
+                .expect(.created, CredentialView.self)
+            #expect(credential.attestationTrusted)
         }
     }
 

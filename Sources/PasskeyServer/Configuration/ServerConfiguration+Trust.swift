@@ -8,9 +8,10 @@ extension ServerConfiguration {
     /// metadata policy; nil when none is configured. Pass the result to ``PasskeyService`` as `metadata`. (This is
     /// asynchronous because certificate path validation is; the service's initializer is not.)
     ///
-    /// Every problem is a ``ConfigurationError`` naming the field: a file that cannot be read, a root that is not
-    /// PEM, a BLOB that is malformed, whose signing chain does not reach the roots at `time`, or that is stale
-    /// (unless `policy.metadata.allowStale`).
+    /// Every problem with the BLOB as a whole is a ``ConfigurationError`` naming the field: a file that cannot be
+    /// read, a root that is not PEM, a BLOB that is malformed, whose signing chain does not reach the roots at `time`,
+    /// or that is stale (unless `policy.metadata.allowStale`). A problem in one entry is not: that entry is set aside
+    /// (``MetadataBLOB/unusableEntries``, which ``PasskeyService`` logs at start) and its model refused.
     public func loadMetadata(at time: Date = Date()) async throws(ConfigurationError) -> MetadataPolicy? {
         guard let settings = policy.metadata else { return nil }
         var roots = [Certificate]()

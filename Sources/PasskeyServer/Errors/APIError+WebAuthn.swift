@@ -16,7 +16,8 @@ extension APIError {
         case .attestationInvalid, .attestationCertificateInvalid, .attestationUntrusted, .attestationFormatUnsupported,
             .malformedAttestationObject, .attestedCredentialDataMissing:
             code = "ATTESTATION_INVALID"
-        case .authenticatorCompromised, .metadataEntryNotFound: code = "AUTHENTICATOR_NOT_ALLOWED"
+        case .authenticatorCompromised, .metadataEntryNotFound, .metadataEntryUnusable:
+            code = "AUTHENTICATOR_NOT_ALLOWED"
         case .signatureInvalid, .backupFlagsInvalid, .userHandleMismatch: code = "ASSERTION_INVALID"
         case .signCountRegression: code = "CREDENTIAL_CLONE_SUSPECTED"
         case .algorithmNotAllowed, .unsupportedAlgorithm, .weakKey, .invalidCOSEKey: code = "ALGORITHM_NOT_ALLOWED"

@@ -23,7 +23,7 @@ public struct PasskeyService: Sendable {
     /// - Parameters:
     ///   - now: the clock (injected so tests can move time).
     ///   - metadata: the FIDO metadata that `policy.metadata` names, from ``ServerConfiguration/loadMetadata(at:)``;
-    ///     required exactly when the configuration names one.
+    ///     required exactly when the configuration names one. Its set-aside entries are logged here, at start.
     public init(
         configuration: ServerConfiguration,
         store: any PasskeyStore,
@@ -52,6 +52,7 @@ public struct PasskeyService: Sendable {
         self.corsOrigins = Set(configuration.webOrigins + configuration.relatedOrigins)
         self.attestationPolicy = try Self.attestationPolicy(configuration.policy, metadata: metadata)
         self.metrics = ServerMetrics()
+        if let blob = metadata?.blob { Self.logUnusableEntries(of: blob, to: logger) }
     }
 
     static func attestationPolicy(

@@ -114,13 +114,17 @@ extension WebAuthnError.Code {
     public static let attestationUntrusted = Self(rawValue: "ATTESTATION_UNTRUSTED")
 
     // MARK: FIDO metadata
-    /// A FIDO Metadata Service BLOB is malformed, exceeds a limit, or its signature or signing chain does not verify
-    /// to the given roots.
+    /// A FIDO Metadata Service BLOB as a whole is unusable: too large, not a compact JWS, its signature or signing chain
+    /// does not verify to the given roots, or its payload's own members are malformed or over a limit. (A problem in
+    /// one entry only sets that entry aside: see `METADATA_ENTRY_UNUSABLE`.)
     public static let metadataInvalid = Self(rawValue: "METADATA_INVALID")
     /// A FIDO Metadata Service BLOB's `nextUpdate` has passed, and stale metadata is not allowed.
     public static let metadataStale = Self(rawValue: "METADATA_STALE")
     /// The FIDO metadata has no entry for an attested authenticator, and policy requires one.
     public static let metadataEntryNotFound = Self(rawValue: "METADATA_ENTRY_NOT_FOUND")
+    /// The FIDO metadata lists an attested authenticator's model, but no entry for it can be used: the model is listed
+    /// by more than one entry, or its entry is malformed. The model is refused until the BLOB is corrected.
+    public static let metadataEntryUnusable = Self(rawValue: "METADATA_ENTRY_UNUSABLE")
     /// The FIDO metadata's latest status report for the authenticator's model is a compromise (such as
     /// `ATTESTATION_KEY_COMPROMISE`) or `REVOKED`.
     public static let authenticatorCompromised = Self(rawValue: "AUTHENTICATOR_COMPROMISED")
@@ -143,6 +147,6 @@ extension WebAuthnError.Code {
         .attestedCredentialDataMissing, .userHandleMismatch, .signCountRegression,
         .attestationFormatUnsupported, .attestationFormatNotAllowed, .attestationInvalid,
         .attestationCertificateInvalid, .attestationUntrusted, .metadataInvalid, .metadataStale,
-        .metadataEntryNotFound, .authenticatorCompromised, .invalidOptions, .unsupportedFeature,
+        .metadataEntryNotFound, .metadataEntryUnusable, .authenticatorCompromised, .invalidOptions, .unsupportedFeature,
     ]
 }

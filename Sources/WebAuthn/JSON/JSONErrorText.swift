@@ -8,7 +8,9 @@ enum JSONErrorText {
         func path(_ codingPath: [any CodingKey]) -> String {
             codingPath.isEmpty
                 ? "the top level"
-                : codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+                : codingPath.reduce(into: "") { path, key in
+                    path += key.intValue.map { "[\($0)]" } ?? (path.isEmpty ? key.stringValue : ".\(key.stringValue)")
+                }
         }
         switch decodingError {
         case .keyNotFound(let key, let context):

@@ -235,6 +235,19 @@ struct ErrorCodeCoverageTests {
                 attestation: .packedCertificate(authority)
             )
         },
+        Witness(code: .metadataEntryUnusable, test: "MetadataUnusableEntryTests/duplicateAAGUID") {
+            let authority = try TestCertificateAuthority()
+            let service = try TestMetadataService()
+            let entry = try TestMetadataService.entry(aaguid: MetadataFixture.aaguid, roots: [authority.root])
+            let blob = try await MetadataFixture.load(try service.blob(entries: [entry, entry]), from: service)
+            try await register(
+                TestAuthenticator(),
+                ceremony: Fixture.registrationCeremony(
+                    attestation: AttestationPolicy(metadata: MetadataPolicy(blob: blob))
+                ),
+                attestation: .packedCertificate(authority)
+            )
+        },
         Witness(code: .authenticatorCompromised, test: "MetadataRegistrationTests/compromisedStatus") {
             let authority = try TestCertificateAuthority()
             let blob = try await MetadataFixture.blob(for: authority, statuses: [.userVerificationBypass])

@@ -31,17 +31,23 @@ struct MetadataBLOBTests {
         #expect(blob.number == 7)
         #expect(blob.nextUpdate == Date(timeIntervalSince1970: 1_893_456_000))  // 2030-01-01T00:00:00Z
         #expect(blob.entries.count == 2, "the UAF entry is skipped")
-        let entry = try #require(blob.entry(for: try AAGUID(bytes: F.aaguid)))
+        #expect(blob.unusableEntries.isEmpty)
+        let entry = try #require(blob.lookup(aaguid: try AAGUID(bytes: F.aaguid)).entry)
         #expect(entry.description == "Test Key")
         #expect(entry.attestationRootCertificates == [authority.root])
         #expect(entry.statusReports.map(\.status) == [.fidoCertified, .updateAvailable])
         #expect(entry.latestStatusReport?.status == .updateAvailable)
         #expect(entry.statusReports.first?.effectiveDate == Date(timeIntervalSince1970: 1_577_836_800))
-        #expect(blob.entry(for: try AAGUID(bytes: [UInt8](repeating: 0xBB, count: 16))) == nil)
+        guard case .absent = blob.lookup(aaguid: try AAGUID(bytes: [UInt8](repeating: 0xBB, count: 16))) else {
+            Issue.record("an AAGUID the BLOB does not list was not absent")
+            return
+        }
         // Key identifiers are listed in lower case and found in either case.
-        let u2fEntry = try #require(blob.entry(attestationCertificateKeyIdentifier: String(repeating: "ab", count: 20)))
+        let u2fEntry = try #require(
+            blob.lookup(attestationCertificateKeyIdentifier: String(repeating: "ab", count: 20)).entry
+        )
         #expect(u2fEntry.aaguid == nil)
-        #expect(blob.entry(attestationCertificateKeyIdentifier: String(repeating: "AB", count: 20)) != nil)
+        #expect(blob.lookup(attestationCertificateKeyIdentifier: String(repeating: "AB", count: 20)).entry != nil)
         #expect(blob.entries[1].attestationCertificateKeyIdentifiers == [String(repeating: "ab", count: 20)])
     }
 

@@ -61,7 +61,7 @@ enum MetadataFixture {
         var testDescription: String { name }
     }
 
-    /// Changes `member` of the first entry (in its metadata statement when `inStatement`).
+    /// Changes the first entry (its metadata statement when `inStatement`).
     static func entryChange(
         _ name: String,
         inStatement: Bool = false,
@@ -69,14 +69,25 @@ enum MetadataFixture {
     ) -> Change {
         Change(name: name) { payload in
             var entries = payload["entries"] as? [[String: Any]] ?? []
-            if inStatement {
-                var statement = entries[0]["metadataStatement"] as? [String: Any] ?? [:]
-                change(&statement)
-                entries[0]["metadataStatement"] = statement
-            } else {
-                change(&entries[0])
-            }
+            entries[0] = changing(entries[0], inStatement: inStatement, change)
             payload["entries"] = entries
         }
+    }
+
+    /// An entry with a change applied to it (to its metadata statement when `inStatement`).
+    static func changing(
+        _ entry: [String: Any],
+        inStatement: Bool = false,
+        _ change: (inout [String: Any]) -> Void
+    ) -> [String: Any] {
+        var entry = entry
+        if inStatement {
+            var statement = entry["metadataStatement"] as? [String: Any] ?? [:]
+            change(&statement)
+            entry["metadataStatement"] = statement
+        } else {
+            change(&entry)
+        }
+        return entry
     }
 }

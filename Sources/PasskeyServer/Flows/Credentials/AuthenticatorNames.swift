@@ -25,7 +25,7 @@ enum AuthenticatorNames {
     static func name(aaguid: String, metadata: MetadataBLOB? = nil) -> String? {
         if let name = known[aaguid.lowercased()] { return name }
         guard let metadata, let aaguid = AAGUID(uuidString: aaguid),
-            let description = metadata.entry(for: aaguid)?.description,
+            let description = metadata.lookup(aaguid: aaguid).entry?.description,
             description.count <= maximumMetadataNameLength, (try? CredentialName(description)) != nil
         else { return nil }
         return description

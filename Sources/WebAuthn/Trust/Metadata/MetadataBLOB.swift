@@ -15,14 +15,20 @@ public import X509
 /// - its signature verifies with the key of the first `x5c` certificate (with a root's key when there is no `x5c`,
 ///   §3.2 step 5), by one of RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512 or EdDSA (§3.2 step 6);
 /// - the `x5c` chain verifies to one of `rootCertificates` at `time` (RFC 5280 path validation, swift-certificates);
-/// - the payload has the shape of §3.1.6, every value within ``Limits``, and no AAGUID or attestation certificate
-///   key identifier listed twice;
+/// - the payload's own members have the shape of §3.1.6 (`legalHeader`, `no`, `nextUpdate`, `entries` an array of at
+///   most ``Limits/maximumEntries``);
 /// - it is not stale: `time` is not past the day of its `nextUpdate`, unless `allowStale` (§3.2 step 3: the BLOB
 ///   should be downloaded again by then).
+/// A failure of any of these is about the BLOB as a whole: `METADATA_INVALID`, or `METADATA_STALE` for staleness.
+///
+/// Each entry is then checked on its own (§3.1.1: identifiers, metadata statement, status reports, each value within
+/// ``Limits``). One vendor's mistake spoils only its own model: an entry that is malformed, or that lists an AAGUID
+/// or attestation certificate key identifier another entry lists too, is set aside in ``unusableEntries`` with its
+/// reason, and every model it lists is ``Lookup/unusable(reason:)``, so that registration refuses that model
+/// rather than trusting or refusing it by the wrong entry.
 ///
 /// Not done: fetching `x5u`, revocation checks (CRLs) of the BLOB's chain and of attestation certificates, and
 /// comparing ``number`` with that of a BLOB loaded before (§3.2 step 6); the caller can do the last.
-/// Every failure is `METADATA_INVALID`, except staleness, which is `METADATA_STALE`.
 public struct MetadataBLOB: Sendable {
     /// Bounds on what a BLOB may hold. The defaults are far above the real BLOB (a few MB, a few hundred entries).
     public struct Limits: Sendable {
@@ -48,10 +54,12 @@ public struct MetadataBLOB: Sendable {
     public let number: Int
     /// The payload's `nextUpdate`: the day by which a new BLOB is published (the start of that day, UTC).
     public let nextUpdate: Date
-    /// The FIDO2 and U2F entries, in the order the BLOB lists them (UAF entries are left out).
-    public let entries: [MetadataEntry]
-    private let entryIndexByAAGUID: [AAGUID: Int]
-    private let entryIndexByKeyIdentifier: [String: Int]
+    let index: Index
+    /// The usable FIDO2 and U2F entries, in the order the BLOB lists them (UAF entries are left out).
+    public var entries: [MetadataEntry] { index.entries }
+    /// The entries set aside, in the order the BLOB lists them: log them, so that an operator knows which models are
+    /// refused until the metadata service corrects them.
+    public var unusableEntries: [UnusableMetadataEntry] { index.unusableEntries }
 
     /// Verifies and decodes a BLOB.
     /// - Parameters:
@@ -70,28 +78,10 @@ public struct MetadataBLOB: Sendable {
             json: try await Self.verifiedPayload(jws, rootCertificates: rootCertificates, at: time, limits: limits),
             limits: limits
         )
-        var byAAGUID = [AAGUID: Int]()
-        var byKeyIdentifier = [String: Int]()
-        for (index, entry) in payload.entries.enumerated() {
-            if let aaguid = entry.aaguid {
-                guard byAAGUID.updateValue(index, forKey: aaguid) == nil else {
-                    throw MetadataBLOBPayload.invalid("the AAGUID \(aaguid) has more than one entry")
-                }
-            }
-            for identifier in entry.attestationCertificateKeyIdentifiers {
-                guard byKeyIdentifier.updateValue(index, forKey: identifier) == nil else {
-                    throw MetadataBLOBPayload.invalid(
-                        "the attestation certificate key identifier \(identifier) has more than one entry"
-                    )
-                }
-            }
-        }
         legalHeader = payload.legalHeader
         number = payload.number
         nextUpdate = payload.nextUpdate
-        entries = payload.entries
-        entryIndexByAAGUID = byAAGUID
-        entryIndexByKeyIdentifier = byKeyIdentifier
+        index = Index(payload.entries)
         guard allowStale || !isStale(at: time) else {
             throw WebAuthnError(
                 .metadataStale,
@@ -103,20 +93,5 @@ public struct MetadataBLOB: Sendable {
     /// Whether `time` is past the day of ``nextUpdate``, by which a new BLOB should have been downloaded.
     public func isStale(at time: Date) -> Bool {
         time >= nextUpdate.addingTimeInterval(86_400)
-    }
-
-    /// The entry of the FIDO2 model with this AAGUID.
-    public func entry(for aaguid: AAGUID) -> MetadataEntry? {
-        entryIndexByAAGUID[aaguid].map { entries[$0] }
-    }
-
-    /// The entry of the U2F model whose attestation certificates have this key identifier (40 hex digits).
-    public func entry(attestationCertificateKeyIdentifier identifier: String) -> MetadataEntry? {
-        entryIndexByKeyIdentifier[identifier.lowercased()].map { entries[$0] }
-    }
-
-    /// The entry of the U2F model that issued this attestation certificate, by its key identifier.
-    public func entry(forAttestationCertificate certificate: Certificate) -> MetadataEntry? {
-        entry(attestationCertificateKeyIdentifier: certificate.attestationCertificateKeyIdentifier)
     }
 }

@@ -1,21 +1,46 @@
 import Foundation
-import X509
 
 /// The payload of a verified metadata BLOB (FIDO Metadata Service §3.1.6, `MetadataBLOBPayload`), decoded and
 /// checked against ``MetadataBLOB/Limits``. Only what the library uses is read; other members are ignored.
+///
+/// The payload's own members (`legalHeader`, `no`, `nextUpdate`, `entries` as an array within the entry limit) must
+/// be valid, or the whole BLOB is `METADATA_INVALID`. Each entry is then read on its own: one that is malformed or
+/// over a limit is set aside with its reason (see `MetadataBLOBPayload+Entry.swift`), and the others are kept.
 /// Entries of UAF authenticators (with an `aaid`, but neither an `aaguid` nor attestation certificate key
 /// identifiers) are skipped: WebAuthn has no use for them.
 struct MetadataBLOBPayload {
     let legalHeader: String
     let number: Int
     let nextUpdate: Date
-    let entries: [MetadataEntry]
+    /// The FIDO2 and U2F entries, in payload order, each decoded or set aside.
+    let entries: [DecodedEntry]
 
-    private struct Wire: Decodable {
+    struct Wire: Decodable {
         let legalHeader: String
         let no: Int
         let nextUpdate: String
-        let entries: [Entry]
+        let entries: [Slot]
+
+        /// One member of `entries`, decoded on its own so that a malformed entry spoils only itself.
+        struct Slot: Decodable {
+            /// The entry, when it has the expected JSON types.
+            let entry: Entry?
+            /// Why it does not, when it does not.
+            let failure: String?
+            /// What could be read of its identifiers, when it does not.
+            let identifiers: Identifiers?
+
+            init(from decoder: any Decoder) {
+                do {
+                    entry = try Entry(from: decoder)
+                    (failure, identifiers) = (nil, nil)
+                } catch {
+                    entry = nil
+                    failure = JSONErrorText.describe(error)
+                    identifiers = Identifiers(decoder)
+                }
+            }
+        }
 
         struct Entry: Decodable {
             let aaid: String?
@@ -36,6 +61,35 @@ struct MetadataBLOBPayload {
             let status: String
             let effectiveDate: String?
         }
+
+        /// The identifying members of an entry, as text. Of an entry that does not decode, each is read if it has
+        /// the expected type.
+        struct Identifiers {
+            var aaid = false
+            var aaguid: String?
+            var keyIdentifiers: [String] = []
+
+            private enum Key: String, CodingKey {
+                case aaid, aaguid, attestationCertificateKeyIdentifiers
+            }
+
+            init() {}
+
+            init(_ entry: Entry) {
+                aaid = entry.aaid != nil
+                aaguid = entry.aaguid
+                keyIdentifiers = entry.attestationCertificateKeyIdentifiers ?? []
+            }
+
+            init(_ decoder: any Decoder) {
+                guard let container = try? decoder.container(keyedBy: Key.self) else { return }
+                aaid = container.contains(.aaid)
+                aaguid = try? container.decodeIfPresent(String.self, forKey: .aaguid)
+                keyIdentifiers =
+                    (try? container.decodeIfPresent([String].self, forKey: .attestationCertificateKeyIdentifiers))
+                    ?? []
+            }
+        }
     }
 
     init(json: [UInt8], limits: MetadataBLOB.Limits) throws(WebAuthnError) {
@@ -46,90 +100,20 @@ struct MetadataBLOBPayload {
             throw Self.invalid("the payload is not a metadata BLOB payload: \(JSONErrorText.describe(error))")
         }
         let checker = Checker(limits: limits)
-        legalHeader = try checker.text(wire.legalHeader, "legalHeader")
+        do throws(Problem) {
+            legalHeader = try checker.text(wire.legalHeader, "legalHeader")
+            nextUpdate = try checker.date(wire.nextUpdate, "nextUpdate")
+        } catch {
+            throw Self.invalid(error.reason)
+        }
         guard wire.no >= 0 else { throw Self.invalid("'no' is negative") }
         number = wire.no
-        nextUpdate = try checker.date(wire.nextUpdate, "nextUpdate")
         guard wire.entries.count <= limits.maximumEntries else {
             throw Self.invalid("it has \(wire.entries.count) entries; the limit is \(limits.maximumEntries)")
         }
-        var entries = [MetadataEntry]()
-        for (index, entry) in wire.entries.enumerated() {
-            if let decoded = try Self.entry(entry, at: "entries[\(index)]", checker: checker) {
-                entries.append(decoded)
-            }
+        entries = wire.entries.enumerated().compactMap { index, slot in
+            DecodedEntry(slot, index: index, checker: checker)
         }
-        self.entries = entries
-    }
-
-    /// A FIDO2 or U2F entry; nil for a UAF entry.
-    private static func entry(
-        _ wire: Wire.Entry,
-        at path: String,
-        checker: Checker
-    ) throws(WebAuthnError)
-        -> MetadataEntry?
-    {
-        let keyIdentifiers = try checker.list(
-            wire.attestationCertificateKeyIdentifiers ?? [],
-            "\(path).attestationCertificateKeyIdentifiers"
-        )
-        guard wire.aaguid != nil || !keyIdentifiers.isEmpty else {
-            guard wire.aaid != nil else {
-                throw invalid("\(path) has none of 'aaguid', 'attestationCertificateKeyIdentifiers' and 'aaid'")
-            }
-            return nil
-        }
-        let aaguid = try wire.aaguid.map { text throws(WebAuthnError) in try checker.aaguid(text, "\(path).aaguid") }
-        var identifiers = [String]()
-        for (index, text) in keyIdentifiers.enumerated() {
-            identifiers.append(
-                try checker.keyIdentifier(text, "\(path).attestationCertificateKeyIdentifiers[\(index)]")
-            )
-        }
-        var roots = [Certificate]()
-        var description: String?
-        if let statement = wire.metadataStatement {
-            let statementPath = "\(path).metadataStatement"
-            description = try statement.description.map { text throws(WebAuthnError) in
-                try checker.text(text, "\(statementPath).description")
-            }
-            if let claimed = statement.aaguid {
-                guard try checker.aaguid(claimed, "\(statementPath).aaguid") == aaguid else {
-                    throw invalid("\(statementPath).aaguid differs from \(path).aaguid")
-                }
-            }
-            let encoded = try checker.list(
-                statement.attestationRootCertificates ?? [],
-                "\(statementPath).attestationRootCertificates"
-            )
-            for (index, text) in encoded.enumerated() {
-                roots.append(try checker.certificate(text, "\(statementPath).attestationRootCertificates[\(index)]"))
-            }
-        }
-        var reports = [MetadataStatusReport]()
-        for (index, report) in try checker.list(wire.statusReports ?? [], "\(path).statusReports").enumerated() {
-            let reportPath = "\(path).statusReports[\(index)]"
-            reports.append(
-                MetadataStatusReport(
-                    status: AuthenticatorStatus(rawValue: try checker.text(report.status, "\(reportPath).status")),
-                    effectiveDate: try report.effectiveDate.map { text throws(WebAuthnError) in
-                        try checker.date(text, "\(reportPath).effectiveDate")
-                    }
-                )
-            )
-        }
-        guard let changed = wire.timeOfLastStatusChange else {
-            throw invalid("\(path) has no 'timeOfLastStatusChange'")
-        }
-        return MetadataEntry(
-            aaguid: aaguid,
-            attestationCertificateKeyIdentifiers: identifiers,
-            description: description,
-            attestationRootCertificates: roots,
-            statusReports: reports,
-            timeOfLastStatusChange: try checker.date(changed, "\(path).timeOfLastStatusChange")
-        )
     }
 
     static func invalid(_ reason: String) -> WebAuthnError {

@@ -9,6 +9,9 @@ import X509
 /// of the attestation certificate. Then:
 /// - a stale BLOB fails with `METADATA_STALE`, unless ``allowStale``;
 /// - no entry fails with `METADATA_ENTRY_NOT_FOUND` when ``requireEntry`` is set, and is otherwise no verdict;
+/// - a model the BLOB lists but whose entry cannot be used (``MetadataBLOB/Lookup/unusable(reason:)``: listed by more
+///   than one entry, or its entry set aside) fails with `METADATA_ENTRY_UNUSABLE`, whatever ``requireEntry`` says:
+///   neither entry may be applied to it, and it is not absent either;
 /// - an entry whose latest status report is compromised (``AuthenticatorStatus/compromised``) fails with
 ///   `AUTHENTICATOR_COMPROMISED`;
 /// - the entry's `attestationRootCertificates` are trust anchors for the path, besides the format's. A path that
@@ -46,10 +49,24 @@ public struct MetadataPolicy: Sendable {
                 "The FIDO metadata BLOB (no \(blob.number)) is stale: its nextUpdate, \(MetadataDate.format(blob.nextUpdate)), has passed. Load the current BLOB, or allow a stale one."
             )
         }
-        let found =
-            (aaguid == .zero ? nil : blob.entry(for: aaguid))
-            ?? blob.entry(forAttestationCertificate: attestationCertificate)
-        guard let entry = found else {
+        // By AAGUID, then (U2F, or an AAGUID the BLOB does not list) by the attestation certificate's key identifier.
+        var model = "AAGUID \(aaguid)"
+        var lookup: MetadataBLOB.Lookup = aaguid == .zero ? .absent : blob.lookup(aaguid: aaguid)
+        if case .absent = lookup {
+            model =
+                "attestation certificate key identifier \(attestationCertificate.attestationCertificateKeyIdentifier)"
+            lookup = blob.lookup(attestationCertificate: attestationCertificate)
+        }
+        let entry: MetadataEntry
+        switch lookup {
+        case .found(let found):
+            entry = found
+        case .unusable(let reason):
+            throw WebAuthnError(
+                .metadataEntryUnusable,
+                "\(format.rawValue) attestation: the FIDO metadata lists this authenticator's model (\(model)) but has no usable entry for it: \(reason). The model is refused until the metadata service corrects its entry; register another authenticator."
+            )
+        case .absent:
             guard !requireEntry else {
                 throw WebAuthnError(
                     .metadataEntryNotFound,
