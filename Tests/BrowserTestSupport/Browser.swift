@@ -29,7 +29,8 @@ public final class Browser: Sendable {
         public var windowSize: (width: Int, height: Int)
         /// How long the browser may take to start and print its DevTools address.
         public var launchTimeout: Duration
-        /// How long a command or wait may take unless told otherwise.
+        /// How long a command or wait may take unless told otherwise. Generous: it only guards against a browser that
+        /// hangs, and a page can take many seconds to answer on a 2-core machine busy with the rest of the suite.
         public var timeout: Duration
         public var extraArguments: [String]
         /// The browser to run; nil finds one as `Chromium.locate()` says.
@@ -38,8 +39,8 @@ public final class Browser: Sendable {
         public init(
             executable: String? = nil,
             windowSize: (width: Int, height: Int) = (1280, 900),
-            launchTimeout: Duration = .seconds(30),
-            timeout: Duration = .seconds(15),
+            launchTimeout: Duration = .seconds(60),
+            timeout: Duration = .seconds(60),
             extraArguments: [String] = []
         ) {
             self.windowSize = windowSize
