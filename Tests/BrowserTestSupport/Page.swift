@@ -151,7 +151,10 @@ public final class Page: Sendable {
         timeout: Duration? = nil
     ) async throws(BrowserError) {
         try await poll(description ?? condition, timeout: timeout) { () async throws(BrowserError) -> Poll<Void> in
-            try await evaluate("!!(\(condition))") == true ? .done(()) : .notYet("it is false")
+            guard try await evaluate("!!(\(condition))") != true else { return .done(()) }
+            // Where the page is, so that a failure says what it shows instead.
+            let shown = try await evaluate("location.href + ' — ' + document.body.innerText.slice(0, 300)")
+            return .notYet("it is false; the page is \(shown.string ?? "unknown")")
         }
     }
 

@@ -70,7 +70,14 @@ struct PasskeysServeProcess: Sendable {
         }
         let server = PasskeysServeProcess(port: port, folder: folder)
         try await server.waitUntilHealthy(process: process, log: log)
-        return try await body(server)
+        do {
+            return try await body(server)
+        } catch {
+            // The server's side of a failed test, which its folder (removed on return) would otherwise take along.
+            let lines = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").suffix(40) ?? []
+            print("The last lines of passkeys serve's log on port \(port):\n" + lines.joined(separator: "\n"))
+            throw error
+        }
     }
 
     private func waitUntilHealthy(process: Process, log: URL) async throws {
