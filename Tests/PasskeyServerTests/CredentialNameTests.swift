@@ -30,6 +30,22 @@ struct CredentialNameTests {
         BadName(name: "Phone\u{202E}", code: "CREDENTIAL_NAME_INVALID", why: "a bidirectional override"),
         BadName(name: "<script>alert(1)</script>", code: "CREDENTIAL_NAME_HTML", why: "a script tag"),
         BadName(name: "a > b", code: "CREDENTIAL_NAME_HTML", why: "an angle bracket"),
+        BadName(
+            name: "\u{0D4E}<meta http-equiv=refresh>",
+            code: "CREDENTIAL_NAME_HTML",
+            why: "an angle bracket joined to the character before it"
+        ),
+        BadName(name: "a<\u{0301}b", code: "CREDENTIAL_NAME_HTML", why: "an angle bracket joined to a combining mark"),
+        BadName(
+            name: "e" + String(repeating: "\u{0301}", count: 20_000),
+            code: "CREDENTIAL_NAME_INVALID",
+            why: "one character of 40,001 bytes (lengths count scalars)"
+        ),
+        BadName(
+            name: String(repeating: "x\u{0301}\u{0302}", count: 22),
+            code: "CREDENTIAL_NAME_INVALID",
+            why: "22 characters of 66 scalars that NFC cannot combine"
+        ),
     ]
 
     @Test(arguments: badNames)

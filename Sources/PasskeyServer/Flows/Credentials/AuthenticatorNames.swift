@@ -26,7 +26,7 @@ enum AuthenticatorNames {
         if let name = known[aaguid.lowercased()] { return name }
         guard let metadata, let aaguid = AAGUID(uuidString: aaguid),
             let description = metadata.lookup(aaguid: aaguid).entry?.description,
-            description.count <= maximumMetadataNameLength, (try? CredentialName(description)) != nil
+            description.unicodeScalars.count <= maximumMetadataNameLength, (try? CredentialName(description)) != nil
         else { return nil }
         return description
     }

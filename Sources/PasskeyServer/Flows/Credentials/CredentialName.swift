@@ -1,8 +1,11 @@
 import Foundation
 import HTTPTypes
 
-/// Passkey names (DESIGN §3.6): 1–64 characters after trimming and NFC normalisation, no control characters,
-/// no HTML; unique per user, compared case-insensitively through ``key``.
+/// Passkey names (DESIGN §3.6): 1–64 Unicode scalars after trimming and NFC normalisation (so at most 256 bytes),
+/// no control or format characters, no HTML; unique per user, compared case-insensitively through ``key``.
+///
+/// Every check looks at scalars: a limit in `Character`s lets one grapheme cluster carry thousands of combining
+/// marks, and a `<` joined to a neighbouring mark is not the `Character` `<`.
 struct CredentialName: Sendable, Equatable {
     let value: String
     /// What uniqueness is checked on.
@@ -12,7 +15,7 @@ struct CredentialName: Sendable, Equatable {
 
     init(_ raw: String) throws(APIError) {
         let value = raw.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...Self.maximumLength).contains(value.count) else {
+        guard (1...Self.maximumLength).contains(value.unicodeScalars.count) else {
             throw APIError(
                 "CREDENTIAL_NAME_INVALID",
                 .badRequest,
@@ -30,7 +33,7 @@ struct CredentialName: Sendable, Equatable {
                 "A passkey name must not contain control characters."
             )
         }
-        guard !value.contains(where: { $0 == "<" || $0 == ">" }) else {
+        guard !value.unicodeScalars.contains(where: { $0 == "<" || $0 == ">" }) else {
             throw APIError("CREDENTIAL_NAME_HTML", .badRequest, "A passkey name must not contain HTML ('<' or '>').")
         }
         self.value = value

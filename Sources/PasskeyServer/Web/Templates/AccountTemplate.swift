@@ -5,33 +5,33 @@ extension PageTemplates {
         {{$title}}Your passkeys · swift-passkeys{{/title}}
         {{$scripts}}<script src="/assets/passkeys.js" defer></script><script src="/assets/account.js" defer></script>{{/scripts}}
         {{$nav}}
-        <span>Signed in as <strong>{{userName}}</strong></span>
-        <form method="post" action="/sign-out"><input type="hidden" name="csrfToken" value="{{csrfToken}}"><button type="submit" class="link" id="sign-out">Sign out</button></form>
+        <span>Signed in as <strong>{{{userName}}}</strong></span>
+        <form method="post" action="/sign-out"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" class="link" id="sign-out">Sign out</button></form>
         {{/nav}}
         {{$main}}
         <h1>Your passkeys</h1>
-        <p class="lead">Each passkey signs you in to {{rpName}} from one device, or from every device of a synced account.</p>
-        {{#notice}}<p id="status" class="status ok" role="status" aria-live="polite">{{notice}}</p>{{/notice}}
-        {{#problem}}<p id="status" class="status error" role="alert">{{problem}}</p>{{/problem}}
+        <p class="lead">Each passkey signs you in to {{{rpName}}} from one device, or from every device of a synced account.</p>
+        {{#notice}}<p id="status" class="status ok" role="status" aria-live="polite">{{{notice}}}</p>{{/notice}}
+        {{#problem}}<p id="status" class="status error" role="alert">{{{problem}}}</p>{{/problem}}
         {{^notice}}{{^problem}}<p id="status" class="status" role="status" aria-live="polite"></p>{{/problem}}{{/notice}}
         {{^passkeys}}<p class="card">You have no passkeys. Add one below to be able to sign in again.</p>{{/passkeys}}
         <ul class="passkeys">
         {{#passkeys}}
-          <li class="card passkey" data-credential-id="{{credentialId}}">
-            <h3>{{name}}<span class="badge">{{kindLabel}}</span></h3>
+          <li class="card passkey" data-credential-id="{{{credentialId}}}">
+            <h3>{{{name}}}<span class="badge">{{{kindLabel}}}</span></h3>
             <dl class="facts">
-              <dt>Authenticator</dt><dd>{{authenticator}}</dd>
-              <dt>Created</dt><dd><time datetime="{{createdISO}}">{{created}}</time></dd>
-              <dt>Last used</dt><dd>{{#lastUsedISO}}<time datetime="{{lastUsedISO}}">{{lastUsed}}</time>{{/lastUsedISO}}{{^lastUsedISO}}Never{{/lastUsedISO}}</dd>
+              <dt>Authenticator</dt><dd>{{{authenticator}}}</dd>
+              <dt>Created</dt><dd><time datetime="{{{createdISO}}}">{{{created}}}</time></dd>
+              <dt>Last used</dt><dd>{{#lastUsedISO}}<time datetime="{{{lastUsedISO}}}">{{{lastUsed}}}</time>{{/lastUsedISO}}{{^lastUsedISO}}Never{{/lastUsedISO}}</dd>
             </dl>
-            <form class="row rename" method="post" action="/account/passkeys/{{credentialId}}/rename">
-              <input type="hidden" name="csrfToken" value="{{csrfToken}}">
+            <form class="row rename" method="post" action="/account/passkeys/{{{credentialId}}}/rename">
+              <input type="hidden" name="csrfToken" value="{{{csrfToken}}}">
               <div class="grow">
-                <label for="name-{{credentialId}}">Name</label>
-                <input id="name-{{credentialId}}" name="name" type="text" value="{{name}}" maxlength="64" required>
+                <label for="name-{{{credentialId}}}">Name</label>
+                <input id="name-{{{credentialId}}}" name="name" type="text" value="{{{name}}}" maxlength="64" required>
               </div>
               <button type="submit" class="secondary">Rename</button>
-              <a class="button secondary delete" href="/account/passkeys/{{credentialId}}/delete">Delete…</a>
+              <a class="button secondary delete" href="/account/passkeys/{{{credentialId}}}/delete">Delete…</a>
             </form>
           </li>
         {{/passkeys}}
@@ -56,11 +56,11 @@ extension PageTemplates {
         {{$title}}Delete a passkey · swift-passkeys{{/title}}
         {{$nav}}<a href="/account">Your passkeys</a>{{/nav}}
         {{$main}}
-        <h1>Delete “{{name}}”?</h1>
+        <h1>Delete “{{{name}}}”?</h1>
         <p>You will no longer be able to sign in with this passkey. {{#isLast}}<strong>It is your only passkey: after this you cannot sign in until you create a new account.</strong>{{/isLast}}</p>
         <p class="hint">The passkey stays on your device until you remove it there; this site will refuse it.</p>
-        <form method="post" action="/account/passkeys/{{credentialId}}/delete" class="row">
-          <input type="hidden" name="csrfToken" value="{{csrfToken}}">
+        <form method="post" action="/account/passkeys/{{{credentialId}}}/delete" class="row">
+          <input type="hidden" name="csrfToken" value="{{{csrfToken}}}">
           <button type="submit" class="danger" id="confirm-delete">Delete passkey</button>
           <a class="button secondary" href="/account">Keep it</a>
         </form>

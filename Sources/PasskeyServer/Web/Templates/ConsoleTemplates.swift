@@ -3,8 +3,8 @@ extension PageTemplates {
     static let consoleNav = #"""
         <a href="/console">Users</a>
         <a href="/console/audit">Audit log</a>
-        <span>Operator <strong>{{operatorName}}</strong></span>
-        <form method="post" action="/console/sign-out"><input type="hidden" name="csrfToken" value="{{csrfToken}}"><button type="submit" class="link" id="console-sign-out">Sign out</button></form>
+        <span>Operator <strong>{{{operatorName}}}</strong></span>
+        <form method="post" action="/console/sign-out"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" class="link" id="console-sign-out">Sign out</button></form>
         """#
 
     /// `/console` before sign-in: an operator presents a backend API key.
@@ -14,9 +14,9 @@ extension PageTemplates {
         {{$main}}
         <h1>Operator console</h1>
         <p class="lead">Sign in with one of this server's backend API keys. The key is checked and not kept; the console session lasts an hour at most.</p>
-        {{#problem}}<p class="status error" role="alert">{{problem}}</p>{{/problem}}
+        {{#problem}}<p class="status error" role="alert">{{{problem}}}</p>{{/problem}}
         <form class="card" method="post" action="/console/sign-in">
-          <input type="hidden" name="csrfToken" value="{{csrfToken}}">
+          <input type="hidden" name="csrfToken" value="{{{csrfToken}}}">
           <label for="api-key">API key</label>
           <input id="api-key" name="apiKey" type="password" autocomplete="off" required>
           <button type="submit">Sign in</button>
@@ -36,25 +36,25 @@ extension PageTemplates {
         <form class="row" method="get" action="/console" role="search">
           <div class="grow">
             <label for="query">Search by user id, name or display name</label>
-            <input id="query" name="q" type="search" value="{{query}}" maxlength="128">
+            <input id="query" name="q" type="search" value="{{{query}}}" maxlength="128">
           </div>
           <button type="submit">Search</button>
           {{#query}}<a class="button secondary" href="/console">Clear</a>{{/query}}
         </form>
-        {{#problem}}<p class="status error" role="alert">{{problem}}</p>{{/problem}}
+        {{#problem}}<p class="status error" role="alert">{{{problem}}}</p>{{/problem}}
         <div class="table-scroll spaced">
         <table>
           <caption class="sr-only">Users</caption>
           <thead><tr><th scope="col">User</th><th scope="col">Display name</th><th scope="col">User id</th><th scope="col">Passkeys</th><th scope="col">Created</th></tr></thead>
           <tbody>
           {{#users}}
-            <tr><td><a href="/console/users/{{userID}}">{{userName}}</a></td><td>{{displayName}}</td><td class="mono">{{userID}}</td><td>{{activeCredentials}}</td><td>{{created}}</td></tr>
+            <tr><td><a href="/console/users/{{{userID}}}">{{{userName}}}</a></td><td>{{{displayName}}}</td><td class="mono">{{{userID}}}</td><td>{{{activeCredentials}}}</td><td>{{{created}}}</td></tr>
           {{/users}}
-          {{^users}}<tr><td colspan="5">No users{{#query}} match “{{query}}”{{/query}}.</td></tr>{{/users}}
+          {{^users}}<tr><td colspan="5">No users{{#query}} match “{{{query}}}”{{/query}}.</td></tr>{{/users}}
           </tbody>
         </table>
         </div>
-        <nav class="pager" aria-label="Pages">{{#firstURL}}<a href="{{firstURL}}">First page</a>{{/firstURL}}{{#nextURL}}<a href="{{nextURL}}" rel="next">Next page</a>{{/nextURL}}</nav>
+        <nav class="pager" aria-label="Pages">{{#firstURL}}<a href="{{{firstURL}}}">First page</a>{{/firstURL}}{{#nextURL}}<a href="{{{nextURL}}}" rel="next">Next page</a>{{/nextURL}}</nav>
         {{/main}}
         {{/layout}}
         """#
@@ -62,26 +62,26 @@ extension PageTemplates {
     /// `/console/users/{userId}`: one user's passkeys, with revoke.
     static let consoleUser = #"""
         {{<layout}}
-        {{$title}}{{userName}} · operator console{{/title}}
+        {{$title}}{{{userName}}} · operator console{{/title}}
         {{$nav}}{{>console-nav}}{{/nav}}
         {{$mainClass}}wide{{/mainClass}}
         {{$main}}
-        <h1>{{userName}}</h1>
+        <h1>{{{userName}}}</h1>
         <dl class="facts">
-          <dt>Display name</dt><dd>{{displayName}}</dd>
-          <dt>User id</dt><dd class="mono">{{userID}}</dd>
-          <dt>Created</dt><dd>{{created}}</dd>
+          <dt>Display name</dt><dd>{{{displayName}}}</dd>
+          <dt>User id</dt><dd class="mono">{{{userID}}}</dd>
+          <dt>Created</dt><dd>{{{created}}}</dd>
         </dl>
-        <p><a href="/console/audit?userId={{userID}}">This user's audit events</a></p>
-        {{#notice}}<p class="status ok" role="status">{{notice}}</p>{{/notice}}
+        <p><a href="/console/audit?userId={{{userID}}}">This user's audit events</a></p>
+        {{#notice}}<p class="status ok" role="status">{{{notice}}}</p>{{/notice}}
         <h2>Passkeys</h2>
         <div class="table-scroll">
         <table>
           <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Authenticator</th><th scope="col">Attestation</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Credential id</th><th scope="col"><span class="sr-only">Action</span></th></tr></thead>
           <tbody>
           {{#credentials}}
-            <tr><td>{{name}}</td><td>{{kind}}</td><td>{{authenticator}}</td><td>{{attestation}}</td><td>{{created}}</td><td>{{lastUsed}}</td><td class="mono">{{credentialId}}</td>
-              <td><form method="post" action="/console/credentials/{{credentialId}}/revoke"><input type="hidden" name="csrfToken" value="{{csrfToken}}"><button type="submit" class="danger revoke" aria-label="Revoke {{name}}">Revoke</button></form></td></tr>
+            <tr><td>{{{name}}}</td><td>{{{kind}}}</td><td>{{{authenticator}}}</td><td>{{{attestation}}}</td><td>{{{created}}}</td><td>{{{lastUsed}}}</td><td class="mono">{{{credentialId}}}</td>
+              <td><form method="post" action="/console/credentials/{{{credentialId}}}/revoke"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" class="danger revoke" aria-label="Revoke {{{name}}}">Revoke</button></form></td></tr>
           {{/credentials}}
           {{^credentials}}<tr><td colspan="8">No active passkeys.</td></tr>{{/credentials}}
           </tbody>
@@ -102,24 +102,24 @@ extension PageTemplates {
         <form class="row" method="get" action="/console/audit" role="search">
           <div class="grow">
             <label for="user-filter">User id</label>
-            <input id="user-filter" name="userId" type="search" value="{{userID}}" maxlength="128">
+            <input id="user-filter" name="userId" type="search" value="{{{userID}}}" maxlength="128">
           </div>
           <button type="submit">Filter</button>
           {{#userID}}<a class="button secondary" href="/console/audit">All users</a>{{/userID}}
         </form>
-        {{#problem}}<p class="status error" role="alert">{{problem}}</p>{{/problem}}
+        {{#problem}}<p class="status error" role="alert">{{{problem}}}</p>{{/problem}}
         <div class="table-scroll spaced">
         <table>
           <thead><tr><th scope="col">#</th><th scope="col">Time (UTC)</th><th scope="col">Action</th><th scope="col">Actor</th><th scope="col">User id</th><th scope="col">Subject</th><th scope="col">Details</th></tr></thead>
           <tbody>
           {{#events}}
-            <tr><td>{{sequence}}</td><td>{{time}}</td><td>{{action}}</td><td>{{actor}}</td><td class="mono">{{#userID}}<a href="/console/users/{{userID}}">{{userID}}</a>{{/userID}}</td><td class="mono">{{subject}}</td><td>{{details}}</td></tr>
+            <tr><td>{{{sequence}}}</td><td>{{{time}}}</td><td>{{{action}}}</td><td>{{{actor}}}</td><td class="mono">{{#userID}}<a href="/console/users/{{{userID}}}">{{{userID}}}</a>{{/userID}}</td><td class="mono">{{{subject}}}</td><td>{{{details}}}</td></tr>
           {{/events}}
           {{^events}}<tr><td colspan="7">No events.</td></tr>{{/events}}
           </tbody>
         </table>
         </div>
-        <nav class="pager" aria-label="Pages">{{#newestURL}}<a href="{{newestURL}}">Newest</a>{{/newestURL}}{{#olderURL}}<a href="{{olderURL}}" rel="next">Older events</a>{{/olderURL}}</nav>
+        <nav class="pager" aria-label="Pages">{{#newestURL}}<a href="{{{newestURL}}}">Newest</a>{{/newestURL}}{{#olderURL}}<a href="{{{olderURL}}}" rel="next">Older events</a>{{/olderURL}}</nav>
         {{/main}}
         {{/layout}}
         """#

@@ -4,7 +4,7 @@ extension PageTemplates {
         {{<layout}}
         {{$title}}Passkey demo · swift-passkeys{{/title}}
         {{$scripts}}<script src="/assets/passkeys.js" defer></script><script src="/assets/demo.js" defer></script>{{/scripts}}
-        {{$nav}}{{#userName}}<span>Signed in as <strong>{{userName}}</strong></span> <a href="/account">Your account</a>{{/userName}}{{/nav}}
+        {{$nav}}{{#userName}}<span>Signed in as <strong>{{{userName}}}</strong></span> <a href="/account">Your account</a>{{/userName}}{{/nav}}
         {{$main}}
         <h1>Sign in with a passkey</h1>
         <p class="lead">No password: your device creates a key pair for this site and unlocks it with your fingerprint, face or screen lock.</p>

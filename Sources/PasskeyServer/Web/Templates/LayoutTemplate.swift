@@ -6,7 +6,7 @@ extension PageTemplates {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="csrf-token" content="{{csrfToken}}">
+        <meta name="csrf-token" content="{{{csrfToken}}}">
         <title>{{$title}}swift-passkeys{{/title}}</title>
         <link rel="icon" href="data:,">
         <link rel="stylesheet" href="/assets/passkeys.css">
@@ -21,7 +21,7 @@ extension PageTemplates {
         <main id="main" class="{{$mainClass}}{{/mainClass}}">
         {{$main}}{{/main}}
         </main>
-        <footer>{{rpName}} · relying party <span class="mono">{{rpId}}</span></footer>
+        <footer>{{{rpName}}} · relying party <span class="mono">{{{rpId}}}</span></footer>
         </body>
         </html>
         """#
@@ -29,11 +29,11 @@ extension PageTemplates {
     /// A short page with one message, for errors and refusals.
     static let message = #"""
         {{<layout}}
-        {{$title}}{{heading}} · swift-passkeys{{/title}}
+        {{$title}}{{{heading}}} · swift-passkeys{{/title}}
         {{$main}}
-        <h1>{{heading}}</h1>
-        <p class="status error" role="alert">{{text}}</p>
-        <p><a class="button secondary" href="{{backURL}}">{{backLabel}}</a></p>
+        <h1>{{{heading}}}</h1>
+        <p class="status error" role="alert">{{{text}}}</p>
+        <p><a class="button secondary" href="{{{backURL}}}">{{{backLabel}}}</a></p>
         {{/main}}
         {{/layout}}
         """#

@@ -2,7 +2,10 @@ import Hummingbird
 import Mustache
 
 /// The pages' Mustache templates (swift-mustache), compiled into the server and parsed once at start.
-/// Every value is HTML-escaped (`{{value}}`); no template uses unescaped output.
+///
+/// Every value is escaped by ``HTMLText`` before rendering, and the templates insert it with `{{{value}}}`, which
+/// leaves it as it is. Mustache's own escaping (`{{value}}`) is never used: it compares `Character`s, which lets a
+/// `<` or `"` joined to a neighbouring combining mark through unescaped.
 struct PageTemplates: Sendable {
     private let library: MustacheLibrary
 
@@ -23,7 +26,14 @@ struct PageTemplates: Sendable {
 
     /// Renders the template `name` with `values` (plus the layout's own values) into an HTML response.
     func page(_ name: String, _ values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        let html = library.render(values, withTemplate: name) ?? ""
+        guard let html = library.render(HTMLText.escapeValues(values), withTemplate: name) else {
+            // Only a template that names a partial missing from `sources` fails; never a blank page.
+            return Response(
+                status: .internalServerError,
+                headers: Self.headers,
+                body: .init(byteBuffer: .init(string: "The page \(HTMLText.escape(name)) could not be rendered."))
+            )
+        }
         return Response(
             status: status,
             headers: Self.headers,
