@@ -30,7 +30,7 @@ struct ConfigurationFileFormatTests {
             "algorithms": [-7, -257], "maxCredentialsPerUser": 5
           },
           "expiries": {"challenge": 90, "resultToken": 30},
-          "limits": {"maxRequestBodyBytes": 32768, "clientRequestsPerMinute": 120, "trustForwardedFor": true},
+          "limits": {"maxRequestBodyBytes": 32768, "clientRequestsPerMinute": 120, "trustedProxies": ["10.0.0.0/8", "2001:db8::1"]},
           "web": {"demo": false, "sessionSecret": "\#(sessionSecret)", "sessionLifetime": 3600}
         }
         """#,
@@ -74,7 +74,7 @@ struct ConfigurationFileFormatTests {
         limits:
           maxRequestBodyBytes: 32768
           clientRequestsPerMinute: 120
-          trustForwardedFor: true
+          trustedProxies: [10.0.0.0/8, "2001:db8::1"]
         web:
           demo: false
           sessionSecret: \(sessionSecret)
@@ -126,7 +126,7 @@ struct ConfigurationFileFormatTests {
         [limits]
         maxRequestBodyBytes = 32_768
         clientRequestsPerMinute = 120
-        trustForwardedFor = true
+        trustedProxies = ["10.0.0.0/8", "2001:db8::1"]
 
         [web]
         demo = false
@@ -164,7 +164,7 @@ struct ConfigurationFileFormatTests {
         configuration.expiries.resultToken = 30
         configuration.limits.maxRequestBodyBytes = 32_768
         configuration.limits.clientRequestsPerMinute = 120
-        configuration.limits.trustForwardedFor = true
+        configuration.limits.trustedProxies = ["10.0.0.0/8", "2001:db8::1"]
         configuration.web.demo = false
         configuration.web.sessionSecret = sessionSecret
         configuration.web.sessionLifetime = 3600
@@ -258,10 +258,10 @@ struct ConfigurationFileFormatTests {
             toml: #"webOrigins = ["https://example.com", 5]"#
         ),
         Mistake(
-            field: "limits.trustForwardedFor",
-            json: #"{"limits": {"trustForwardedFor": "true"}}"#,
-            yaml: "limits: {trustForwardedFor: 'true'}",
-            toml: #"limits = { trustForwardedFor = "true" }"#
+            field: "limits.trustedProxies",
+            json: #"{"limits": {"trustedProxies": "10.0.0.1"}}"#,
+            yaml: "limits: {trustedProxies: 10.0.0.1}",
+            toml: #"limits = { trustedProxies = "10.0.0.1" }"#
         ),
         Mistake(field: "policy", json: #"{"policy": "strict"}"#, yaml: "policy: strict", toml: #"policy = "strict""#),
         // A required member left out.

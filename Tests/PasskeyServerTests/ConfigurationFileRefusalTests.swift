@@ -9,10 +9,10 @@ struct ConfigurationFileRefusalTests {
 
     @Test func yamlReadsYesNoOnOffAsBooleansAsYAML11Does() throws {
         let words = try ConfigurationFileFormatTests.decode(
-            "limits: {trustForwardedFor: yes}\nweb: {demo: off, console: On}\npolicy: {allowSyncedCredentials: NO}",
+            "web: {demo: off, console: On}\npolicy: {allowSyncedCredentials: NO, requireTrustedAttestation: yes}",
             .yaml
         )
-        #expect(words.limits.trustForwardedFor == true)
+        #expect(words.policy.requireTrustedAttestation == true)
         #expect(words.web.demo == false)
         #expect(words.web.console == true)
         #expect(words.policy.allowSyncedCredentials == false)

@@ -46,7 +46,7 @@ struct ConfigurationTests {
         #expect(configuration.expiries.challenge == 120)
         #expect(configuration.expiries.resultToken == 60)
         #expect(configuration.limits.maxRequestBodyBytes == 65_536)
-        #expect(configuration.limits.trustForwardedFor == false)
+        #expect(configuration.limits.trustedProxies.isEmpty)
         // The defaults themselves are valid.
         try configuration.validate()
     }
@@ -71,7 +71,7 @@ struct ConfigurationTests {
                          "attestationFormats": ["packed", "none"], "trustAnchors": {"packed": ["anchors/packed.pem"]},
                          "allowSyncedCredentials": false, "signCount": "report", "algorithms": [-7], "maxCredentialsPerUser": 3},
               "expiries": {"challenge": 60, "resultToken": 30},
-              "limits": {"maxRequestBodyBytes": 4096, "clientRequestsPerMinute": 10, "trustForwardedFor": true}
+              "limits": {"maxRequestBodyBytes": 4096, "clientRequestsPerMinute": 10, "trustedProxies": ["192.0.2.10"]}
             }
             """#
         )
@@ -91,7 +91,7 @@ struct ConfigurationTests {
         #expect(configuration.expiries.challenge == 60)
         #expect(configuration.expiries.registrationAttempt == 600)
         #expect(configuration.limits.failedAssertionsPerCredential == 10)
-        #expect(configuration.limits.trustForwardedFor)
+        #expect(configuration.limits.trustedProxies == ["192.0.2.10"])
         try configuration.validate()
     }
 
@@ -125,7 +125,7 @@ struct ConfigurationTests {
         (#"{"policy": {"maxCredentialsPerUser": "ten"}}"#, "policy.maxCredentialsPerUser"),
         (#"{"policy": {"signCount": "sometimes"}}"#, "policy.signCount"),
         (#"{"policy": "strict"}"#, "policy"),
-        (#"{"limits": {"trustForwardedFor": "yes"}}"#, "limits.trustForwardedFor"),
+        (#"{"limits": {"trustedProxies": "yes"}}"#, "limits.trustedProxies"),
         (#"{"appleApps": [{"teamId": 1, "bundleId": "com.example.app"}]}"#, "appleApps[0].teamId"),
         (#"{"apiKeys": [{"key": "0123456789012345678901234"}]}"#, "apiKeys[0].name"),
     ])

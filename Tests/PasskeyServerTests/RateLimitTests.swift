@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
-import PasskeyServer
 import PasskeyStorage
 import PasskeyTesting
 import Testing
 import WebAuthn
+
+@testable import PasskeyServer
 
 /// `RATE_LIMITED` with `Retry-After`: client API requests per minute (per process), and failed sign-ins per credential
 /// and per IP (counted in the store, for every process).
@@ -123,26 +124,105 @@ struct RateLimitTests {
 
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 
-    @Test func behindATrustedProxyTheForwardedAddressIsTheKey() async throws {
+    /// Sends a client API request over a real socket (its peer is the loopback address) with `X-Forwarded-For`.
+    static func options(_ api: API, forwardedFor: String) async throws -> APIResponse {
+        try await api.send(
+            .post,
+            Path.registrationOptions("reg_x"),
+            bearer: "pkc_x",
+            headers: [Self.forwardedFor: forwardedFor]
+        )
+    }
+
+    @Test func behindATrustedProxyTheFirstUntrustedHopFromTheRightIsTheKey() async throws {
         let server = try TestServer {
             $0.limits.clientRequestsPerMinute = 1
-            $0.limits.trustForwardedFor = true
+            $0.limits.trustedProxies = ["127.0.0.1", "::1", "10.0.0.0/8"]
         }
-        try await server.withAPI { api in
-            func options(from address: String) async throws -> APIResponse {
-                try await api.send(
-                    .post,
-                    Path.registrationOptions("reg_x"),
-                    bearer: "pkc_x",
-                    headers: [Self.forwardedFor: address]
-                )
+        try await server.withLiveAPI { api in
+            expectError(try await Self.options(api, forwardedFor: "203.0.113.5"), "UNAUTHENTICATED", .unauthorized)
+            expectError(try await Self.options(api, forwardedFor: "203.0.113.5"), "RATE_LIMITED", .tooManyRequests)
+            // Trusted hops (10.x) on the right are skipped; what the client wrote on the left does not matter.
+            expectError(
+                try await Self.options(api, forwardedFor: "203.0.113.5, 198.51.100.7, 10.0.0.1"),
+                "UNAUTHENTICATED",
+                .unauthorized
+            )
+            expectError(
+                try await Self.options(api, forwardedFor: " 192.0.2.1 ,198.51.100.7 , 10.0.0.2"),
+                "RATE_LIMITED",
+                .tooManyRequests
+            )
+            // The same address written another way is the same client.
+            expectError(
+                try await Self.options(api, forwardedFor: "::ffff:198.51.100.7"),
+                "RATE_LIMITED",
+                .tooManyRequests
+            )
+        }
+    }
+
+    @Test func aRotatingForgedFirstEntryDoesNotEscapeTheLimit() async throws {
+        let server = try TestServer {
+            $0.limits.clientRequestsPerMinute = 5
+            $0.limits.trustedProxies = ["127.0.0.1", "::1"]
+        }
+        try await server.withLiveAPI { api in
+            var limited = 0
+            for index in 0..<40 {
+                // The client writes a new address each time; the proxy appends the address it really saw.
+                let response = try await Self.options(api, forwardedFor: "198.18.0.\(index), 203.0.113.9")
+                if response.status == .tooManyRequests { limited += 1 }
             }
-            expectError(try await options(from: "203.0.113.5"), "UNAUTHENTICATED", .unauthorized)
-            expectError(try await options(from: "203.0.113.5"), "RATE_LIMITED", .tooManyRequests)
-            // The first hop is the client; the proxies after it do not matter.
-            expectError(try await options(from: "198.51.100.7, 10.0.0.1"), "UNAUTHENTICATED", .unauthorized)
-            expectError(try await options(from: " 198.51.100.7 , 10.0.0.2"), "RATE_LIMITED", .tooManyRequests)
+            #expect(limited == 35)
         }
+    }
+
+    @Test func aRequestThatDidNotComeThroughATrustedProxyIsTheConnectionsPeer() async throws {
+        let server = try TestServer {
+            $0.limits.clientRequestsPerMinute = 1
+            $0.limits.trustedProxies = ["10.0.0.0/8"]
+        }
+        try await server.withLiveAPI { api in
+            expectError(try await Self.options(api, forwardedFor: "203.0.113.5"), "UNAUTHENTICATED", .unauthorized)
+            expectError(try await Self.options(api, forwardedFor: "198.51.100.7"), "RATE_LIMITED", .tooManyRequests)
+        }
+    }
+
+    @Test func garbageHopsEndTheWalkAtTheLastTrustedProxy() {
+        let proxies = TrustedProxies(ranges: ["10.0.0.0/8"].compactMap(IPAddressRange.init))
+        #expect(
+            proxies.clientAddress(peer: "10.1.2.3", forwardedFor: ["203.0.113.5, not-an-address, 10.0.0.9"])
+                == "10.0.0.9"
+        )
+        #expect(proxies.clientAddress(peer: "10.1.2.3", forwardedFor: ["10.0.0.7", "10.0.0.9"]) == "10.0.0.7")
+        #expect(proxies.clientAddress(peer: "10.1.2.3", forwardedFor: []) == "10.1.2.3")
+        #expect(proxies.clientAddress(peer: "192.0.2.1", forwardedFor: ["203.0.113.5"]) == "192.0.2.1")
+        let many = Array(repeating: "10.0.0.1", count: 40).joined(separator: ",")
+        #expect(proxies.clientAddress(peer: "10.1.2.3", forwardedFor: ["203.0.113.5," + many]) == "10.0.0.1")
+    }
+
+    @Test func addressesAndRanges() throws {
+        #expect(IPAddress("2001:DB8:0:0::1")?.description == "2001:db8::1")
+        #expect(IPAddress("::ffff:192.0.2.1") == IPAddress("192.0.2.1"))
+        for bad in ["", "example.com", "192.0.2.1:80", "1.2.3", "[::1]", "192.0.2.256"] {
+            #expect(IPAddress(bad) == nil)
+        }
+        let range = try #require(IPAddressRange("192.0.2.128/25"))
+        #expect(range.contains(try #require(IPAddress("192.0.2.200"))))
+        #expect(!range.contains(try #require(IPAddress("192.0.2.127"))))
+        #expect(!range.contains(try #require(IPAddress("::1"))))
+        #expect(try #require(IPAddressRange("2001:db8::/32")).contains(try #require(IPAddress("2001:db8:ffff::5"))))
+        #expect(try #require(IPAddressRange("0.0.0.0/0")).contains(try #require(IPAddress("203.0.113.5"))))
+        for bad in ["10.0.0.0/33", "10.0.0.0/", "/8", "::/129"] { #expect(IPAddressRange(bad) == nil) }
+    }
+
+    @Test func theInMemoryKeyTableStaysBoundedUnderAFloodOfAddresses() {
+        let limiter = RateLimiter(maximumKeys: 1000)
+        let now = Date()
+        for index in 0..<5000 { _ = limiter.record("key-\(index)", limit: 10, window: 60, at: now) }
+        #expect(limiter.count <= 1000)
+        #expect(limiter.record("key-4999", limit: 1, window: 60, at: now) != nil, "the newest keys are kept")
     }
 
     @Test func withoutATrustedProxyTheForwardedAddressIsIgnored() async throws {

@@ -121,6 +121,12 @@ extension ServerConfiguration {
         guard (1024...(16 * 1024 * 1024)).contains(limits.maxRequestBodyBytes) else {
             throw ConfigurationError(field: "limits.maxRequestBodyBytes", "must be 1 KiB to 16 MiB")
         }
+        for (index, proxy) in limits.trustedProxies.enumerated() where IPAddressRange(proxy) == nil {
+            throw ConfigurationError(
+                field: "limits.trustedProxies[\(index)]",
+                "must be an IP address or a CIDR range such as 10.0.0.0/8"
+            )
+        }
         if let secret = web.sessionSecret, secret.utf8.count < 32 {
             throw ConfigurationError(field: "web.sessionSecret", "must be at least 32 characters")
         }

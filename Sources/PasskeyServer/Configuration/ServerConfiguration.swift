@@ -128,8 +128,10 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         public var failedAssertionsPerCredential = 10
         public var failedAssertionsPerIP = 50
         public var failureWindowSeconds = 900
-        /// Trust `X-Forwarded-For` for the client IP (only behind a proxy you run).
-        public var trustForwardedFor = false
+        /// The reverse proxies in front of the server, as addresses or CIDR ranges (`10.0.0.0/8`). A request from
+        /// one of them is attributed to the first address in `X-Forwarded-For`, read from the right, that is not one
+        /// of them. Empty (the default): the header is ignored and the connection's peer is the client.
+        public var trustedProxies: [String] = []
         public init() {}
     }
 

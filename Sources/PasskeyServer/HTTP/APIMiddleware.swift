@@ -93,10 +93,10 @@ struct APIMiddleware: RouterMiddleware {
     }
 
     private func clientIP(_ request: Request, _ context: Context) -> String? {
-        if service.configuration.limits.trustForwardedFor, let forwarded = request.headers[.init("X-Forwarded-For")!] {
-            return forwarded.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
-        }
-        return context.remoteAddress?.ipAddress
+        service.trustedProxies.clientAddress(
+            peer: context.remoteAddress?.ipAddress,
+            forwardedFor: request.headers[values: .init("X-Forwarded-For")!]
+        )
     }
 
     private func allowedMethods(for path: String) -> [HTTPRequest.Method] {

@@ -18,6 +18,8 @@ public struct PasskeyService: Sendable {
     let attestationPolicy: AttestationPolicy
     /// The client API's request rate per client address, counted in this process only.
     let clientRequestLimiter = RateLimiter()
+    /// The proxies whose `X-Forwarded-For` entries are believed.
+    let trustedProxies: TrustedProxies
     let metrics: ServerMetrics
 
     /// - Parameters:
@@ -50,6 +52,9 @@ public struct PasskeyService: Sendable {
         self.apiKeys = APIKeys(configuration.apiKeys)
         self.origins = OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins))
         self.corsOrigins = Set(configuration.webOrigins + configuration.relatedOrigins)
+        self.trustedProxies = TrustedProxies(
+            ranges: configuration.limits.trustedProxies.compactMap(IPAddressRange.init)
+        )
         self.attestationPolicy = try Self.attestationPolicy(configuration.policy, metadata: metadata)
         self.metrics = ServerMetrics()
         if let blob = metadata?.blob { Self.logUnusableEntries(of: blob, to: logger) }
