@@ -15,7 +15,8 @@ struct ServeCommand: ExecutableCommand {
         discussion: """
             Without a configuration file it starts a working local instance: rpId localhost, origin \
             http://localhost:PORT, the SQLite database passkeys.sqlite in the current folder, and — when no API \
-            key is configured — a development API key, printed once.
+            key is configured — a development API key, kept beside the database (passkeys.sqlite.api-key) so it \
+            stays the same across restarts. Any rpId other than localhost needs a configured API key.
 
             Settings come from the --config file (JSON, YAML or TOML, by its extension), then environment \
             variables (PASSKEYS_DATABASE, PASSKEYS_PORT, PASSKEYS_HOST, PASSKEYS_API_KEY), then these flags. \
@@ -57,11 +58,15 @@ struct ServeCommand: ExecutableCommand {
         } catch {
             return CommandResult(exitCode: CommandResult.usage, standardError: "error: \(error)\n")
         }
-        var developmentKey: String?
+        var developmentKey: DevelopmentAPIKey?
         if configuration.apiKeys.isEmpty {
-            let key =
-                "pk_dev_" + (0..<24).map { _ in String("abcdefghijkmnpqrstuvwxyz23456789".randomElement()!) }.joined()
-            configuration.apiKeys = [.init(name: "development", key: key)]
+            let key: DevelopmentAPIKey
+            do {
+                key = try DevelopmentAPIKey.load(for: configuration)
+            } catch {
+                return CommandResult(exitCode: CommandResult.usage, standardError: "error: \(error)\n")
+            }
+            configuration.apiKeys = [.init(name: "development", key: key.key)]
             developmentKey = key
         }
         LoggingSystem.bootstrapOnce()
@@ -83,7 +88,10 @@ struct ServeCommand: ExecutableCommand {
             let application = PasskeyApplication.build(service: service, services: opened.services, logger: logger)
             var banner =
                 "passkeys serving \(configuration.baseURL) (rpId \(configuration.rpId), database \(configuration.databaseForDisplay))\n"
-            if let developmentKey { banner += "development API key (shown once): \(developmentKey)\n" }
+            if let developmentKey {
+                let kept = developmentKey.file.map { "kept in \($0)" } ?? "for this run only"
+                banner += "development API key (\(kept)): \(developmentKey.key)\n"
+            }
             if let blob = metadata?.blob {
                 let setAside =
                     blob.unusableEntries.isEmpty
