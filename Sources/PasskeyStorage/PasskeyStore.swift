@@ -2,10 +2,10 @@ public import Foundation
 
 /// Where the relying-party service keeps users, credentials, flows and the audit log.
 ///
-/// Every method is atomic. The ones that consume something — a challenge, a result token, a credential slot —
-/// are compare-and-set operations: when two callers race, on one server or on several sharing a database,
-/// exactly one succeeds. Secrets (challenges, tokens) reach the store only as SHA-256 hashes, and so do the keys of
-/// limit windows (client addresses, credential ids).
+/// Every method is atomic. The ones that consume or advance something — a challenge, a result token, a credential
+/// slot, a credential's signature counter — are compare-and-set operations: when two callers race, on one server or
+/// on several sharing a database, exactly one succeeds. Secrets (challenges, tokens) reach the store
+/// only as SHA-256 hashes, and so do the keys of limit windows (client addresses, credential ids).
 ///
 /// Adapters: ``MemoryPasskeyStore`` (tests), `SQLitePasskeyStore` (the embedded default) and
 /// `PostgresPasskeyStore` (scale-out). `PasskeyTesting.StoreConformance` checks any adapter.
@@ -41,8 +41,21 @@ public protocol PasskeyStore: Sendable {
         nameKey: String,
         at time: Date
     ) async throws(StoreError) -> CredentialRecordRow?
-    /// Records a successful assertion: the new counter, backup state and time of use.
-    func recordCredentialUse(id: [UInt8], signCount: UInt32, backupState: Bool, at time: Date) async throws(StoreError)
+    /// Records a successful assertion as a compare-and-set: the new counter, backup state and time of use are written
+    /// only while the credential is still active and its stored counter is still `expectedSignCount` (the one the
+    /// verification read). Returns the updated record, or nil when that no longer held: the credential was revoked,
+    /// deleted or is not active, or another assertion was recorded first.
+    ///
+    /// Of racing calls with the same `expectedSignCount`, on one server or on several sharing a database, at most
+    /// one succeeds, and the counter stored is the one it wrote. A use racing a revocation either happens before it
+    /// (and the revocation follows) or returns nil.
+    func recordCredentialUse(
+        id: [UInt8],
+        expectedSignCount: UInt32,
+        signCount: UInt32,
+        backupState: Bool,
+        at time: Date
+    ) async throws(StoreError) -> CredentialRecordRow?
     /// Marks a credential revoked. Returns the revoked record, or nil when it was not live.
     func revokeCredential(id: [UInt8], at time: Date) async throws(StoreError) -> CredentialRecordRow?
 
