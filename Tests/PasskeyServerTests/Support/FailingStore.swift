@@ -174,6 +174,11 @@ final class FailingStore: PasskeyStore {
         return await base.countLimitEvent(keyHash: keyHash, window: window, at: time)
     }
 
+    func releaseLimitEvent(keyHash: [UInt8], at time: Date) async throws(StoreError) {
+        try check()
+        await base.releaseLimitEvent(keyHash: keyHash, at: time)
+    }
+
     func limitWindows(keyHashes: [[UInt8]], at time: Date) async throws(StoreError) -> [LimitWindow] {
         try check()
         if let error = readFailure.withLock({ $0 }) { throw error }
