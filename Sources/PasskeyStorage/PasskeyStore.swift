@@ -4,8 +4,8 @@ public import Foundation
 ///
 /// Every method is atomic. The ones that consume or advance something — a challenge, a result token, a credential
 /// slot, a credential's signature counter — are compare-and-set operations: when two callers race, on one server or
-/// on several sharing a database, exactly one succeeds. Secrets (challenges, tokens) reach the store
-/// only as SHA-256 hashes, and so do the keys of limit windows (client addresses, credential ids).
+/// on several sharing a database, exactly one succeeds. Secrets (challenges, tokens, web session secrets) reach the
+/// store only as SHA-256 hashes, and so do the keys of limit windows (client addresses, credential ids).
 ///
 /// Adapters: ``MemoryPasskeyStore`` (tests), `SQLitePasskeyStore` (the embedded default) and
 /// `PostgresPasskeyStore` (scale-out). `PasskeyTesting.StoreConformance` checks any adapter.
@@ -16,7 +16,8 @@ public protocol PasskeyStore: Sendable {
     func createUserIfAbsent(_ user: UserRecord) async throws(StoreError) -> UserRecord
     func user(id: String) async throws(StoreError) -> UserRecord?
     func user(handle: [UInt8]) async throws(StoreError) -> UserRecord?
-    /// Deletes the user with their credentials and flows. Returns false when there was no such user.
+    /// Deletes the user with their credentials, flows and web sessions, in one transaction. Returns false when there
+    /// was no such user.
     func deleteUser(id: String) async throws(StoreError) -> Bool
     /// Users in ascending order of id, each with the number of their active credentials: only ids greater than
     /// `after` when it is given, at most `limit` (none when it is less than 1). Ids compare by their UTF-8 bytes,
@@ -138,4 +139,24 @@ public protocol PasskeyStore: Sendable {
     /// The windows of the given keys that have not ended at `time`, in no particular order, without counting. A key
     /// without such a window is left out. One read, however many keys.
     func limitWindows(keyHashes: [[UInt8]], at time: Date) async throws(StoreError) -> [LimitWindow]
+
+    // MARK: Web sessions
+
+    /// Inserts the session, and deletes up to ``WebSessionRecord/removedPerCall`` sessions that expired before
+    /// `session.createdAt` (in order of expiry), so that they do not pile up.
+    ///
+    /// Refused, changing nothing, with `.duplicate` when a session with its id or its secret hash exists (expired or
+    /// not), and with `.notFound` when `session.userID` names no user: so a sign-in racing the user's deletion leaves
+    /// no session behind.
+    func createWebSession(_ session: WebSessionRecord) async throws(StoreError)
+    /// The session whose secret hashes to `secretHash`, when it has not expired at `time` (its `expiresAt` is later).
+    func webSession(secretHash: [UInt8], at time: Date) async throws(StoreError) -> WebSessionRecord?
+    /// The user's sessions (of both kinds) that have not expired at `time`, newest first: by `createdAt`, and those
+    /// created at the same time in descending byte order of their ids.
+    func webSessions(userID: String, at time: Date) async throws(StoreError) -> [WebSessionRecord]
+    /// Ends one session by its public id, expired or not; returns whether there was one.
+    func deleteWebSession(id: String) async throws(StoreError) -> Bool
+    /// Ends the user's sessions — all of them, or only those signed in with `credentialID` when it is given — in one
+    /// atomic operation; returns how many were deleted (expired ones included).
+    func deleteWebSessions(userID: String, credentialID: [UInt8]?) async throws(StoreError) -> Int
 }

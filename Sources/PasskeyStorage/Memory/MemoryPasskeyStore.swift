@@ -9,6 +9,8 @@ public actor MemoryPasskeyStore: PasskeyStore {
     private var audit: [AuditEvent] = []
     /// By key hash (see `MemoryPasskeyStore+Limits.swift`).
     var limitWindowsByKey: [[UInt8]: LimitWindow] = [:]
+    /// By id (see `MemoryPasskeyStore+WebSessions.swift`).
+    var webSessionsByID: [String: WebSessionRecord] = [:]
 
     public init() {}
 
@@ -28,6 +30,7 @@ public actor MemoryPasskeyStore: PasskeyStore {
         guard users.removeValue(forKey: id) != nil else { return false }
         credentialsByID = credentialsByID.filter { $0.value.userID != id }
         flows = flows.filter { $0.value.userID != id }
+        webSessionsByID = webSessionsByID.filter { $0.value.userID != id }
         return true
     }
 

@@ -184,4 +184,29 @@ final class FailingStore: PasskeyStore {
         if let error = readFailure.withLock({ $0 }) { throw error }
         return await base.limitWindows(keyHashes: keyHashes, at: time)
     }
+
+    func createWebSession(_ session: WebSessionRecord) async throws(StoreError) {
+        try check()
+        try await base.createWebSession(session)
+    }
+
+    func webSession(secretHash: [UInt8], at time: Date) async throws(StoreError) -> WebSessionRecord? {
+        try check()
+        return await base.webSession(secretHash: secretHash, at: time)
+    }
+
+    func webSessions(userID: String, at time: Date) async throws(StoreError) -> [WebSessionRecord] {
+        try check()
+        return await base.webSessions(userID: userID, at: time)
+    }
+
+    func deleteWebSession(id: String) async throws(StoreError) -> Bool {
+        try check()
+        return await base.deleteWebSession(id: id)
+    }
+
+    func deleteWebSessions(userID: String, credentialID: [UInt8]?) async throws(StoreError) -> Int {
+        try check()
+        return await base.deleteWebSessions(userID: userID, credentialID: credentialID)
+    }
 }
