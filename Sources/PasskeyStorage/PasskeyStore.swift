@@ -2,10 +2,10 @@ public import Foundation
 
 /// Where the relying-party service keeps users, credentials, flows and the audit log.
 ///
-/// Every method is atomic. The ones that consume something — a challenge, a result token, a credential slot —
-/// are compare-and-set operations: when two callers race, on one server or on several sharing a database,
-/// exactly one succeeds. Secrets (challenges, tokens) reach the store only as SHA-256 hashes, and so do the keys of
-/// limit windows (client addresses, credential ids).
+/// Every method is atomic. The ones that consume or advance something — a challenge, a result token, a credential
+/// slot, a credential's signature counter — are compare-and-set operations: when two callers race, on one server or
+/// on several sharing a database, exactly one succeeds. Secrets (challenges, tokens, web session secrets) reach the
+/// store only as SHA-256 hashes, and so do the keys of limit windows (client addresses, credential ids).
 ///
 /// Adapters: ``MemoryPasskeyStore`` (tests), `SQLitePasskeyStore` (the embedded default) and
 /// `PostgresPasskeyStore` (scale-out). `PasskeyTesting.StoreConformance` checks any adapter.
@@ -16,7 +16,8 @@ public protocol PasskeyStore: Sendable {
     func createUserIfAbsent(_ user: UserRecord) async throws(StoreError) -> UserRecord
     func user(id: String) async throws(StoreError) -> UserRecord?
     func user(handle: [UInt8]) async throws(StoreError) -> UserRecord?
-    /// Deletes the user with their credentials and flows. Returns false when there was no such user.
+    /// Deletes the user with their credentials, flows and web sessions, in one transaction. Returns false when there
+    /// was no such user.
     func deleteUser(id: String) async throws(StoreError) -> Bool
     /// Users in ascending order of id, each with the number of their active credentials: only ids greater than
     /// `after` when it is given, at most `limit` (none when it is less than 1). Ids compare by their UTF-8 bytes,
@@ -41,8 +42,21 @@ public protocol PasskeyStore: Sendable {
         nameKey: String,
         at time: Date
     ) async throws(StoreError) -> CredentialRecordRow?
-    /// Records a successful assertion: the new counter, backup state and time of use.
-    func recordCredentialUse(id: [UInt8], signCount: UInt32, backupState: Bool, at time: Date) async throws(StoreError)
+    /// Records a successful assertion as a compare-and-set: the new counter, backup state and time of use are written
+    /// only while the credential is still active and its stored counter is still `expectedSignCount` (the one the
+    /// verification read). Returns the updated record, or nil when that no longer held: the credential was revoked,
+    /// deleted or is not active, or another assertion was recorded first.
+    ///
+    /// Of racing calls with the same `expectedSignCount`, on one server or on several sharing a database, at most
+    /// one succeeds, and the counter stored is the one it wrote. A use racing a revocation either happens before it
+    /// (and the revocation follows) or returns nil.
+    func recordCredentialUse(
+        id: [UInt8],
+        expectedSignCount: UInt32,
+        signCount: UInt32,
+        backupState: Bool,
+        at time: Date
+    ) async throws(StoreError) -> CredentialRecordRow?
     /// Marks a credential revoked. Returns the revoked record, or nil when it was not live.
     func revokeCredential(id: [UInt8], at time: Date) async throws(StoreError) -> CredentialRecordRow?
 
@@ -115,7 +129,34 @@ public protocol PasskeyStore: Sendable {
     /// ``LimitWindow/removedPerCall`` windows that ended more than ``LimitWindow/retention`` before `time`. Until
     /// then an ended window is kept, so that a server whose clock is behind by less than that still sees it.
     func countLimitEvent(keyHash: [UInt8], window: TimeInterval, at time: Date) async throws(StoreError) -> LimitWindow
+    /// Takes back one event that ``countLimitEvent(keyHash:window:at:)`` counted for the key: lowers the count of the
+    /// key's window by one when the window has not ended at `time` and its count is above zero; otherwise does nothing.
+    /// Atomic like counting.
+    ///
+    /// The window keeps its start and end. So a caller can count an attempt before checking it, which racing
+    /// attempts cannot all slip past, and release it when the attempt turns out not to count (it succeeded).
+    func releaseLimitEvent(keyHash: [UInt8], at time: Date) async throws(StoreError)
     /// The windows of the given keys that have not ended at `time`, in no particular order, without counting. A key
     /// without such a window is left out. One read, however many keys.
     func limitWindows(keyHashes: [[UInt8]], at time: Date) async throws(StoreError) -> [LimitWindow]
+
+    // MARK: Web sessions
+
+    /// Inserts the session, and deletes up to ``WebSessionRecord/removedPerCall`` sessions that expired before
+    /// `session.createdAt` (in order of expiry), so that they do not pile up.
+    ///
+    /// Refused, changing nothing, with `.duplicate` when a session with its id or its secret hash exists (expired or
+    /// not), and with `.notFound` when `session.userID` names no user: so a sign-in racing the user's deletion leaves
+    /// no session behind.
+    func createWebSession(_ session: WebSessionRecord) async throws(StoreError)
+    /// The session whose secret hashes to `secretHash`, when it has not expired at `time` (its `expiresAt` is later).
+    func webSession(secretHash: [UInt8], at time: Date) async throws(StoreError) -> WebSessionRecord?
+    /// The user's sessions (of both kinds) that have not expired at `time`, newest first: by `createdAt`, and those
+    /// created at the same time in descending byte order of their ids.
+    func webSessions(userID: String, at time: Date) async throws(StoreError) -> [WebSessionRecord]
+    /// Ends one session by its public id, expired or not; returns whether there was one.
+    func deleteWebSession(id: String) async throws(StoreError) -> Bool
+    /// Ends the user's sessions — all of them, or only those signed in with `credentialID` when it is given — in one
+    /// atomic operation; returns how many were deleted (expired ones included).
+    func deleteWebSessions(userID: String, credentialID: [UInt8]?) async throws(StoreError) -> Int
 }

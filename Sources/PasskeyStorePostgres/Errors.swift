@@ -94,6 +94,8 @@ extension PostgresPasskeyStore.Configuration {
             case "users_handle_key": return StoreError(.duplicate, "Another user has this user handle.")
             case "users_pkey": return StoreError(.duplicate, "A user with this id exists.")
             case "flows_pkey": return StoreError(.duplicate, "A flow with this id exists.")
+            case "web_sessions_pkey": return StoreError(.duplicate, "A web session with this id exists.")
+            case "web_sessions_secret_hash_key": return StoreError(.duplicate, "A web session with this secret exists.")
             case let constraint:
                 return StoreError(
                     .duplicate,

@@ -120,6 +120,30 @@ enum Migrations {
                 "CREATE INDEX limit_windows_end ON limit_windows (window_end)",
             ]
         ),
+        Migration(
+            version: 4,
+            description: "web sessions: the signed-in sessions of the web pages",
+            statements: [
+                // The cookie's secret only as its SHA-256. A session goes with its user; it names the passkey it was
+                // signed in with without a foreign key (the credential may be revoked and the session ended apart).
+                """
+                CREATE TABLE web_sessions (
+                    id text PRIMARY KEY,
+                    secret_hash bytea NOT NULL CONSTRAINT web_sessions_secret_hash_key UNIQUE,
+                    kind text NOT NULL,
+                    user_id text REFERENCES users (id) ON DELETE CASCADE,
+                    operator_name text,
+                    credential_id bytea,
+                    client_ip text,
+                    created_at timestamptz NOT NULL,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX web_sessions_user ON web_sessions (user_id, created_at)",
+                // Creating a session finds the ones that expired along this index, to delete them.
+                "CREATE INDEX web_sessions_expires_at ON web_sessions (expires_at)",
+            ]
+        ),
     ]
 
     /// The newest schema version this code knows.

@@ -41,6 +41,18 @@ extension PostgresPasskeyStore {
         return window
     }
 
+    public func releaseLimitEvent(keyHash: [UInt8], at time: Date) async throws(StoreError) {
+        // One statement under the row's lock, queued with the counts of the key: a release that waited for one
+        // checks its conditions again against what that count committed.
+        _ = try await rows(
+            """
+            UPDATE limit_windows SET count = count - 1
+            WHERE key_hash = \(keyHash.bytea) AND window_end > \(time) AND count > 0
+            """,
+            doing: "release a limited event"
+        )
+    }
+
     public func limitWindows(keyHashes: [[UInt8]], at time: Date) async throws(StoreError) -> [LimitWindow] {
         guard !keyHashes.isEmpty else { return [] }
         var windows: [LimitWindow] = []

@@ -13,8 +13,12 @@ import PostgresNIO
 /// - audit events take their sequence numbers under a transaction-scoped advisory lock, so they become visible in
 ///   sequence order and a reader paging by sequence never skips one that commits late; the events that a process
 ///   appends while the lock is held are written together afterwards, in one transaction;
+/// - recording a credential's use is one `UPDATE … WHERE status = 'active' AND sign_count = … RETURNING`: a use
+///   racing another use or a revocation waits for its row lock, then checks its conditions against what that one
+///   committed;
 /// - counting a limit event is one `INSERT … ON CONFLICT … DO UPDATE … RETURNING`: racing counts of a key queue on
-///   its row's lock, and each is counted.
+///   its row's lock, and each is counted; releasing one is an `UPDATE` that queues on the same lock;
+/// - a web session goes with its user by a foreign key's cascade, and one that names a deleted user is refused.
 ///
 /// ## Lifecycle
 /// ``connect(url:)`` opens one connection, applies the schema's migrations (see ``schemaVersion``) and closes it,

@@ -18,6 +18,10 @@ enum Columns {
         "sequence", "time", "actor", "action", "user_id", "subject", "request_id", "details::text AS details",
     ]
     static let limitWindow = ["key_hash", "window_start", "window_end", "count"]
+    static let webSession = [
+        "id", "secret_hash", "kind", "user_id", "operator_name", "credential_id", "client_ip", "created_at",
+        "expires_at",
+    ]
 
     /// The columns as a select list, each prefixed with `table.` when given.
     static func list(_ columns: [String], of table: String? = nil) -> String {

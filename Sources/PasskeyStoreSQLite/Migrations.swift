@@ -15,7 +15,7 @@ struct Migration: Sendable {
 /// than a microsecond). Byte strings are BLOBs, booleans INTEGER 0 or 1, lists and maps JSON text.
 /// Tables are STRICT, so a column never holds a value of another type.
 enum Migrations {
-    static let all: [Migration] = [initialSchema, limitWindows]
+    static let all: [Migration] = [initialSchema, limitWindows, webSessions]
 
     static let initialSchema = Migration(
         version: 1,
@@ -114,6 +114,32 @@ enum Migrations {
 
             -- Counting finds the windows that ended long ago along this index, to delete them.
             CREATE INDEX limit_windows_by_end ON limit_windows (window_end);
+            """
+    )
+
+    static let webSessions = Migration(
+        version: 3,
+        name: "web sessions",
+        script: """
+            -- The signed-in sessions of the web pages: the cookie's secret only as its SHA-256. A session goes with its
+            -- user; it names the passkey it was signed in with, without a foreign key (the credential may be revoked
+            -- and the session ended separately).
+            CREATE TABLE web_sessions (
+                id TEXT PRIMARY KEY NOT NULL,
+                secret_hash BLOB NOT NULL,
+                kind TEXT NOT NULL,
+                user_id TEXT REFERENCES users (id) ON DELETE CASCADE,
+                operator_name TEXT,
+                credential_id BLOB,
+                client_ip TEXT,
+                created_at REAL NOT NULL,
+                expires_at REAL NOT NULL
+            ) STRICT;
+
+            CREATE UNIQUE INDEX web_sessions_by_secret ON web_sessions (secret_hash);
+            CREATE INDEX web_sessions_by_user ON web_sessions (user_id, created_at);
+            -- Creating a session finds the ones that expired along this index, to delete them.
+            CREATE INDEX web_sessions_by_expiry ON web_sessions (expires_at);
             """
     )
 }

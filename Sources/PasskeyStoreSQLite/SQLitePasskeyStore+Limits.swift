@@ -39,6 +39,16 @@ extension SQLitePasskeyStore {
         }
     }
 
+    public func releaseLimitEvent(keyHash: [UInt8], at time: Date) async throws(StoreError) {
+        // One writing statement, serialised with counting by the file's write lock.
+        try await lease.withSession { session in
+            try await session.execute(
+                "UPDATE limit_windows SET count = count - 1 WHERE key_hash = ? AND window_end > ? AND count > 0",
+                [Bind.bytes(keyHash), Bind.date(time)]
+            )
+        }
+    }
+
     public func limitWindows(keyHashes: [[UInt8]], at time: Date) async throws(StoreError) -> [LimitWindow] {
         let keys = Array(Set(keyHashes))
         guard !keys.isEmpty else { return [] }

@@ -134,7 +134,7 @@ public final class SQLitePasskeyStore: PasskeyStore {
 
     public func deleteUser(id: String) async throws(StoreError) -> Bool {
         try await lease.withTransaction { session in
-            // Credentials and flows go with the user (ON DELETE CASCADE).
+            // Credentials, flows and web sessions go with the user (ON DELETE CASCADE).
             try await !session.rows("DELETE FROM users WHERE id = ? RETURNING id", [Bind.text(id)]).isEmpty
         }
     }
@@ -223,15 +223,25 @@ public final class SQLitePasskeyStore: PasskeyStore {
 
     public func recordCredentialUse(
         id: [UInt8],
+        expectedSignCount: UInt32,
         signCount: UInt32,
         backupState: Bool,
         at time: Date
-    ) async throws(StoreError) {
+    ) async throws(StoreError) -> CredentialRecordRow? {
+        // One conditional UPDATE, which takes the write lock before it reads the row: of racing uses with the same
+        // expected counter, and of a use racing a revocation, the first to write wins and the others match no row.
         try await lease.withSession { session in
-            try await session.execute(
-                "UPDATE credentials SET sign_count = ?, backup_state = ?, last_used_at = ? WHERE id = ?",
-                [Bind.integer(Int64(signCount)), Bind.bool(backupState), Bind.date(time), Bind.bytes(id)]
-            )
+            try await session.rows(
+                """
+                UPDATE credentials SET sign_count = ?, backup_state = ?, last_used_at = ?
+                WHERE id = ? AND status = 'active' AND sign_count = ?
+                RETURNING \(CredentialRows.columns)
+                """,
+                [
+                    Bind.integer(Int64(signCount)), Bind.bool(backupState), Bind.date(time), Bind.bytes(id),
+                    Bind.integer(Int64(expectedSignCount)),
+                ]
+            ).first.map(CredentialRows.decode)
         }
     }
 

@@ -53,6 +53,12 @@ enum StoreErrors {
         if message.contains("credentials.id") {
             return StoreError(.credentialExists, "This credential is registered already.")
         }
+        if message.contains("web_sessions.secret_hash") {
+            return StoreError(.duplicate, "A web session with this secret exists.")
+        }
+        if message.contains("web_sessions.id") {
+            return StoreError(.duplicate, "A web session with this id exists.")
+        }
         if message.contains("users.handle") {
             return StoreError(.duplicate, "Another user has this user handle.")
         }

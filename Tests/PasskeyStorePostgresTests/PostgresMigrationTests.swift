@@ -32,6 +32,7 @@ struct PostgresMigrationTests {
             #expect(
                 try await tables(in: schema) == [
                     "schema_migrations", "users", "credentials", "flows", "audit_events", "limit_windows",
+                    "web_sessions",
                 ]
             )
         }
@@ -57,7 +58,7 @@ struct PostgresMigrationTests {
         }
     }
 
-    @Test("a schema of the release before the limit windows gets that step alone, and keeps its data")
+    @Test("a schema of the release before the limit windows gets the later steps, and keeps its data")
     func upgradeToLimitWindows() async throws {
         try await TestDatabase.withSchema("upgrade") { schema in
             let first = try await schema.connect()
@@ -71,8 +72,9 @@ struct PostgresMigrationTests {
             _ = try await first.createUserIfAbsent(user)
             await first.shutdown()
             // Back to version 2, as that release left it.
+            try await schema.execute("DROP TABLE web_sessions")
             try await schema.execute("DROP TABLE limit_windows")
-            try await schema.execute("DELETE FROM schema_migrations WHERE version = 3")
+            try await schema.execute("DELETE FROM schema_migrations WHERE version >= 3")
 
             let store = try await schema.connect()
             #expect(try await store.user(id: user.id) == user)
@@ -81,6 +83,49 @@ struct PostgresMigrationTests {
             await store.shutdown()
             #expect(try await versions(in: schema) == Array(1...latest))
             #expect(try await tables(in: schema).contains("limit_windows"))
+        }
+    }
+
+    @Test("a schema of version 3 gets the web sessions alone, and keeps its data")
+    func upgradeToWebSessions() async throws {
+        try await TestDatabase.withSchema("sessions") { schema in
+            let first = try await schema.connect()
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let user = UserRecord(
+                id: "user-sessions",
+                handle: Array(repeating: 5, count: 32),
+                name: "ada",
+                displayName: "Ada",
+                createdAt: now
+            )
+            let key = Array(repeating: UInt8(2), count: 32)
+            _ = try await first.createUserIfAbsent(user)
+            _ = try await first.countLimitEvent(keyHash: key, window: 60, at: now)
+            await first.shutdown()
+            // Back to version 3, as that release left it.
+            try await schema.execute("DROP TABLE web_sessions")
+            try await schema.execute("DELETE FROM schema_migrations WHERE version = 4")
+            #expect(try await versions(in: schema) == [1, 2, 3])
+
+            let store = try await schema.connect()
+            #expect(try await store.user(id: user.id) == user)
+            #expect(try await store.limitWindows(keyHashes: [key], at: now).map(\.count) == [1])
+            let session = WebSessionRecord(
+                id: "ws_upgrade",
+                secretHash: Array(repeating: 3, count: 32),
+                kind: .console,
+                userID: user.id,
+                operatorName: "user:\(user.id)",
+                credentialID: nil,
+                clientIP: "192.0.2.1",
+                createdAt: now,
+                expiresAt: now + 3600
+            )
+            try await store.createWebSession(session)
+            #expect(try await store.webSessions(userID: user.id, at: now) == [session])
+            await store.shutdown()
+            #expect(try await versions(in: schema) == Array(1...latest))
+            #expect(latest == 4)
         }
     }
 

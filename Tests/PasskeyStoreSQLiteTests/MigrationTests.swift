@@ -44,6 +44,7 @@ struct MigrationTests {
             #expect(
                 try await tables(path).isSuperset(of: [
                     "schema_migrations", "users", "credentials", "flows", "audit_events", "limit_windows",
+                    "web_sessions",
                 ])
             )
             try await withRawConnection(to: path) { connection in
@@ -67,7 +68,7 @@ struct MigrationTests {
         }
     }
 
-    @Test("a file of the first release gets the later migrations alone (the limit windows), and keeps its data")
+    @Test("a file of the first release gets every later migration alone, and keeps its data")
     func upgradeFromTheFirstSchema() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.file()
@@ -86,6 +87,56 @@ struct MigrationTests {
                 #expect(try await store.user(id: user.id) == user)
                 let counted = try await store.countLimitEvent(keyHash: Sample.bytes(), window: 60, at: Sample.now)
                 #expect(counted.count == 1)
+            }
+            #expect(try await recorded(path).map(\.version) == Migrations.all.map(\.version))
+        }
+    }
+
+    @Test("a file of schema version 2 gets the web sessions alone, and keeps its data")
+    func upgradeFromTheLimitWindowsSchema() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.file()
+            let user = Sample.user()
+            let flow = Sample.flow(userID: user.id)
+            let credential = Sample.credential(userID: user.id)
+            let key = Sample.bytes()
+            let previous = try await SQLitePasskeyStore.open(
+                path: path,
+                busyTimeout: .seconds(5),
+                migrations: Array(Migrations.all.prefix(2))
+            )
+            _ = try await previous.createUserIfAbsent(user)
+            try await previous.createFlow(flow)
+            try await previous.insertCredential(
+                credential,
+                maximumActive: 10,
+                flowID: flow.id,
+                flowUpdate: FlowUpdate(),
+                at: Sample.now
+            )
+            _ = try await previous.countLimitEvent(keyHash: key, window: 60, at: Sample.now)
+            await previous.close()
+            #expect(try await tables(path).contains("web_sessions") == false)
+
+            try await withStore(at: path) { store in
+                #expect(store.migrationsApplied == [3])
+                #expect(try await store.user(id: user.id) == user)
+                #expect(try await store.credential(id: credential.id) == credential)
+                #expect(try await store.flow(id: flow.id) != nil)
+                #expect(try await store.limitWindows(keyHashes: [key], at: Sample.now).map(\.count) == [1])
+                let session = WebSessionRecord(
+                    id: "ws_upgrade",
+                    secretHash: Sample.bytes(),
+                    kind: .demo,
+                    userID: user.id,
+                    operatorName: nil,
+                    credentialID: credential.id,
+                    clientIP: "192.0.2.1",
+                    createdAt: Sample.now,
+                    expiresAt: Sample.now + 3600
+                )
+                try await store.createWebSession(session)
+                #expect(try await store.webSession(secretHash: session.secretHash, at: Sample.now) == session)
             }
             #expect(try await recorded(path).map(\.version) == Migrations.all.map(\.version))
         }

@@ -15,6 +15,12 @@ extension MemoryPasskeyStore {
         return started
     }
 
+    public func releaseLimitEvent(keyHash: [UInt8], at time: Date) {
+        guard var current = limitWindowsByKey[keyHash], current.end > time, current.count > 0 else { return }
+        current.count -= 1
+        limitWindowsByKey[keyHash] = current
+    }
+
     public func limitWindows(keyHashes: [[UInt8]], at time: Date) -> [LimitWindow] {
         Set(keyHashes).compactMap { limitWindowsByKey[$0] }.filter { $0.end > time }
     }

@@ -9,6 +9,8 @@ public actor MemoryPasskeyStore: PasskeyStore {
     private var audit: [AuditEvent] = []
     /// By key hash (see `MemoryPasskeyStore+Limits.swift`).
     var limitWindowsByKey: [[UInt8]: LimitWindow] = [:]
+    /// By id (see `MemoryPasskeyStore+WebSessions.swift`).
+    var webSessionsByID: [String: WebSessionRecord] = [:]
 
     public init() {}
 
@@ -28,6 +30,7 @@ public actor MemoryPasskeyStore: PasskeyStore {
         guard users.removeValue(forKey: id) != nil else { return false }
         credentialsByID = credentialsByID.filter { $0.value.userID != id }
         flows = flows.filter { $0.value.userID != id }
+        webSessionsByID = webSessionsByID.filter { $0.value.userID != id }
         return true
     }
 
@@ -73,12 +76,21 @@ public actor MemoryPasskeyStore: PasskeyStore {
         return credential
     }
 
-    public func recordCredentialUse(id: [UInt8], signCount: UInt32, backupState: Bool, at time: Date) {
-        guard var credential = credentialsByID[id] else { return }
+    public func recordCredentialUse(
+        id: [UInt8],
+        expectedSignCount: UInt32,
+        signCount: UInt32,
+        backupState: Bool,
+        at time: Date
+    ) -> CredentialRecordRow? {
+        guard var credential = credentialsByID[id], credential.status == .active,
+            credential.signCount == expectedSignCount
+        else { return nil }
         credential.signCount = signCount
         credential.backupState = backupState
         credential.lastUsedAt = time
         credentialsByID[id] = credential
+        return credential
     }
 
     public func revokeCredential(id: [UInt8], at time: Date) -> CredentialRecordRow? {

@@ -198,12 +198,19 @@ extension StoreConformance {
                     at: Fixture.now
                 )
             }
-            try await store.recordCredentialUse(id: a.id, signCount: 7, backupState: false, at: Fixture.now + 10)
+            let recorded = try await store.recordCredentialUse(
+                id: a.id,
+                expectedSignCount: 0,
+                signCount: 7,
+                backupState: false,
+                at: Fixture.now + 10
+            )
             let used = try await store.credential(id: a.id)
             try require(
                 used?.signCount == 7 && used?.backupState == false && used?.lastUsedAt == Fixture.now + 10,
                 "use not recorded"
             )
+            try require(recorded == used, "the use must return the updated record: \(String(describing: recorded))")
             try require(
                 try await store.credentials(userID: user.id).map(\.name) == ["A", "B"],
                 "listing must be oldest first"

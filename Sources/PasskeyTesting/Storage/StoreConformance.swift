@@ -6,7 +6,8 @@ public import PasskeyStorage
 /// saying what differed. Checks use fresh random ids, so they can share one store.
 public enum StoreConformance {
     public static let checks: [StoreConformanceCheck] =
-        users + userListing + credentials + reservations + flows + concurrency + audit + limits
+        users + userListing + credentials + credentialUse + reservations + flows + concurrency + audit + limits
+        + limitRelease + webSessions
 }
 
 /// One named check of ``StoreConformance``.

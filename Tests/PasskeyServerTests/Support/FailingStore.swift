@@ -71,10 +71,21 @@ final class FailingStore: PasskeyStore {
         return try await base.renameCredential(id: id, name: name, nameKey: nameKey, at: time)
     }
 
-    func recordCredentialUse(id: [UInt8], signCount: UInt32, backupState: Bool, at time: Date) async throws(StoreError)
-    {
+    func recordCredentialUse(
+        id: [UInt8],
+        expectedSignCount: UInt32,
+        signCount: UInt32,
+        backupState: Bool,
+        at time: Date
+    ) async throws(StoreError) -> CredentialRecordRow? {
         try check()
-        await base.recordCredentialUse(id: id, signCount: signCount, backupState: backupState, at: time)
+        return await base.recordCredentialUse(
+            id: id,
+            expectedSignCount: expectedSignCount,
+            signCount: signCount,
+            backupState: backupState,
+            at: time
+        )
     }
 
     func revokeCredential(id: [UInt8], at time: Date) async throws(StoreError) -> CredentialRecordRow? {
@@ -163,9 +174,39 @@ final class FailingStore: PasskeyStore {
         return await base.countLimitEvent(keyHash: keyHash, window: window, at: time)
     }
 
+    func releaseLimitEvent(keyHash: [UInt8], at time: Date) async throws(StoreError) {
+        try check()
+        await base.releaseLimitEvent(keyHash: keyHash, at: time)
+    }
+
     func limitWindows(keyHashes: [[UInt8]], at time: Date) async throws(StoreError) -> [LimitWindow] {
         try check()
         if let error = readFailure.withLock({ $0 }) { throw error }
         return await base.limitWindows(keyHashes: keyHashes, at: time)
+    }
+
+    func createWebSession(_ session: WebSessionRecord) async throws(StoreError) {
+        try check()
+        try await base.createWebSession(session)
+    }
+
+    func webSession(secretHash: [UInt8], at time: Date) async throws(StoreError) -> WebSessionRecord? {
+        try check()
+        return await base.webSession(secretHash: secretHash, at: time)
+    }
+
+    func webSessions(userID: String, at time: Date) async throws(StoreError) -> [WebSessionRecord] {
+        try check()
+        return await base.webSessions(userID: userID, at: time)
+    }
+
+    func deleteWebSession(id: String) async throws(StoreError) -> Bool {
+        try check()
+        return await base.deleteWebSession(id: id)
+    }
+
+    func deleteWebSessions(userID: String, credentialID: [UInt8]?) async throws(StoreError) -> Int {
+        try check()
+        return await base.deleteWebSessions(userID: userID, credentialID: credentialID)
     }
 }

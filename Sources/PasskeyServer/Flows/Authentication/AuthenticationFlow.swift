@@ -165,14 +165,16 @@ extension PasskeyService {
                 throw APIError(error)
             }
             let time = now()
-            try await storage {
+            let used = try await storage {
                 try await store.recordCredentialUse(
                     id: stored.id,
+                    expectedSignCount: stored.signCount,
                     signCount: verified.signCount,
                     backupState: verified.backupState,
                     at: time
                 )
             }
+            guard used != nil else { throw APIError.credentialInactive }
             let result = AuthenticationResult(
                 userId: owner.id,
                 credentialId: Base64URL.encode(stored.id),

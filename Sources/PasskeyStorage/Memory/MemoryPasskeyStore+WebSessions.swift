@@ -1,0 +1,43 @@
+public import Foundation
+
+extension MemoryPasskeyStore {
+    public func createWebSession(_ session: WebSessionRecord) throws(StoreError) {
+        guard webSessionsByID[session.id] == nil else {
+            throw StoreError(.duplicate, "A web session with id \(session.id) exists.")
+        }
+        guard !webSessionsByID.values.contains(where: { $0.secretHash == session.secretHash }) else {
+            throw StoreError(.duplicate, "A web session with this secret exists.")
+        }
+        if let userID = session.userID, user(id: userID) == nil {
+            throw StoreError(.notFound, "No user \(userID) for the web session.")
+        }
+        let expired = webSessionsByID.values.filter { $0.expiresAt < session.createdAt }
+            .sorted { $0.expiresAt < $1.expiresAt }
+            .prefix(WebSessionRecord.removedPerCall)
+        for old in expired { webSessionsByID[old.id] = nil }
+        webSessionsByID[session.id] = session
+    }
+
+    public func webSession(secretHash: [UInt8], at time: Date) -> WebSessionRecord? {
+        webSessionsByID.values.first { $0.secretHash == secretHash && $0.isLive(at: time) }
+    }
+
+    public func webSessions(userID: String, at time: Date) -> [WebSessionRecord] {
+        webSessionsByID.values.filter { $0.userID == userID && $0.isLive(at: time) }.sorted { first, second in
+            if first.createdAt != second.createdAt { return first.createdAt > second.createdAt }
+            return second.id.utf8.lexicographicallyPrecedes(first.id.utf8)
+        }
+    }
+
+    public func deleteWebSession(id: String) -> Bool {
+        webSessionsByID.removeValue(forKey: id) != nil
+    }
+
+    public func deleteWebSessions(userID: String, credentialID: [UInt8]?) -> Int {
+        let ended = webSessionsByID.values.filter { session in
+            session.userID == userID && (credentialID == nil || session.credentialID == credentialID)
+        }
+        for session in ended { webSessionsByID[session.id] = nil }
+        return ended.count
+    }
+}

@@ -1,0 +1,94 @@
+public import Foundation
+public import PasskeyStorage
+import PostgresNIO
+
+extension PostgresPasskeyStore {
+    public func createWebSession(_ session: WebSessionRecord) async throws(StoreError) {
+        // One statement: the insert, which the primary key, the unique secret and the foreign key to the user may
+        // refuse (undoing the whole statement), and the deletion of expired sessions, skipping those another
+        // process is deleting rather than waiting for them. The deletion leaves a session with the new one's id or
+        // secret alone, so that the insert is refused by it whether or not it has expired.
+        _ = try await rows(
+            """
+            WITH purged AS (
+                DELETE FROM web_sessions WHERE id IN (
+                    SELECT id FROM web_sessions
+                    WHERE expires_at < \(session.createdAt) AND id <> \(session.id)
+                        AND secret_hash <> \(session.secretHash.bytea)
+                    ORDER BY expires_at LIMIT \(Int64(WebSessionRecord.removedPerCall)) FOR UPDATE SKIP LOCKED
+                )
+            )
+            INSERT INTO web_sessions (\(unescaped: Columns.list(Columns.webSession)))
+            VALUES (
+                \(session.id), \(session.secretHash.bytea), \(session.kind.rawValue), \(session.userID)::text,
+                \(session.operatorName)::text, \(session.credentialID?.bytea)::bytea, \(session.clientIP)::text,
+                \(session.createdAt), \(session.expiresAt)
+            )
+            """,
+            doing: "create the web session"
+        )
+    }
+
+    public func webSession(secretHash: [UInt8], at time: Date) async throws(StoreError) -> WebSessionRecord? {
+        try await rows(
+            """
+            SELECT \(unescaped: Columns.list(Columns.webSession)) FROM web_sessions
+            WHERE secret_hash = \(secretHash.bytea) AND expires_at > \(time)
+            """,
+            doing: "read the web session"
+        )
+        .first.map { row throws(StoreError) in try WebSessionRecord(row) }
+    }
+
+    public func webSessions(userID: String, at time: Date) async throws(StoreError) -> [WebSessionRecord] {
+        var sessions: [WebSessionRecord] = []
+        for row in try await rows(
+            """
+            SELECT \(unescaped: Columns.list(Columns.webSession)) FROM web_sessions
+            WHERE user_id = \(userID) AND expires_at > \(time)
+            ORDER BY created_at DESC, id COLLATE "C" DESC
+            """,
+            doing: "list the user's web sessions"
+        ) {
+            sessions.append(try WebSessionRecord(row))
+        }
+        return sessions
+    }
+
+    public func deleteWebSession(id: String) async throws(StoreError) -> Bool {
+        try await !rows("DELETE FROM web_sessions WHERE id = \(id) RETURNING id", doing: "end the web session").isEmpty
+    }
+
+    public func deleteWebSessions(userID: String, credentialID: [UInt8]?) async throws(StoreError) -> Int {
+        let credential = credentialID?.bytea
+        return try await rows(
+            """
+            DELETE FROM web_sessions
+            WHERE user_id = \(userID) AND (\(credential)::bytea IS NULL OR credential_id = \(credential)::bytea)
+            RETURNING id
+            """,
+            doing: "end the user's web sessions"
+        ).count
+    }
+}
+
+extension WebSessionRecord {
+    init(_ row: PostgresRow) throws(StoreError) {
+        let read = RowReader(row, record: "web session")
+        let kindText: String = try read("kind")
+        guard let kind = Kind(rawValue: kindText) else {
+            throw read.corrupt("kind", "is '\(kindText)', not a kind of web session")
+        }
+        self.init(
+            id: try read("id"),
+            secretHash: try read.bytes("secret_hash"),
+            kind: kind,
+            userID: try read("user_id"),
+            operatorName: try read("operator_name"),
+            credentialID: try read.optionalBytes("credential_id"),
+            clientIP: try read("client_ip"),
+            createdAt: try read("created_at"),
+            expiresAt: try read("expires_at")
+        )
+    }
+}
