@@ -140,6 +140,11 @@ extension APIError {
 
 // The web pages' own refusals.
 extension APIError {
+    static let demoAccountsOnly = Self(
+        "DEMO_ACCOUNT_REQUIRED",
+        .forbidden,
+        "This passkey belongs to an account of the site, not to a demo account; the demo signs in its own accounts only."
+    )
     static let userNameTaken = Self(
         "USER_NAME_TAKEN",
         .conflict,

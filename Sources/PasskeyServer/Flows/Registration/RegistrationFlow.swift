@@ -6,8 +6,11 @@ import WebAuthn
 
 /// Flow 1 of DESIGN §3: registration (enroll), with optional two-phase commit.
 extension PasskeyService {
+    /// - Parameter newAccount: a sign-up (the demo's): completing it fails with `USER_NAME_TAKEN` when the user has
+    ///   a live passkey by then.
     func createRegistration(
         _ request: CreateRegistrationRequest,
+        newAccount: Bool = false,
         by caller: Caller
     ) async throws(APIError) -> CreateRegistrationResponse {
         try Validation.userID(request.userId)
@@ -56,7 +59,8 @@ extension PasskeyService {
                     userName: userName,
                     displayName: displayName,
                     credentialName: request.credentialName,
-                    explicitFinalize: explicit
+                    explicitFinalize: explicit,
+                    newAccount: newAccount ? true : nil
                 )
             )
         )
@@ -198,9 +202,10 @@ extension PasskeyService {
         var retries = 0
         while true {
             do throws(StoreError) {
+                // A sign-up is the user's first passkey: with one live already, the store refuses it atomically.
                 try await store.insertCredential(
                     row,
-                    maximumActive: configuration.policy.maxCredentialsPerUser,
+                    maximumActive: state.newAccount == true ? 1 : configuration.policy.maxCredentialsPerUser,
                     flowID: flow.id,
                     flowUpdate: FlowUpdate(status: .completed, payload: Self.encodePayload(completed)),
                     at: time
@@ -222,7 +227,7 @@ extension PasskeyService {
                 let apiError: APIError
                 switch error.code {
                 case .credentialExists: apiError = .credentialAlreadyRegistered
-                case .limitReached: apiError = .maxCredentialsReached
+                case .limitReached: apiError = state.newAccount == true ? .userNameTaken : .maxCredentialsReached
                 case .nameTaken: apiError = .credentialNameDuplicate
                 case .unavailable: apiError = .storageUnavailable
                 default: apiError = .unexpected

@@ -43,6 +43,9 @@ struct RegistrationState: Codable, Sendable {
     var credentialName: String?
     var explicitFinalize: Bool
     var credentialID: String?
+    /// A sign-up: the attempt may only give the user their first passkey, so it can never add one to an account
+    /// that someone else completed while it was pending.
+    var newAccount: Bool?
 }
 
 /// An options response: `{"publicKey": …}`, as `PublicKeyCredential.parse…OptionsFromJSON` takes it.

@@ -57,7 +57,8 @@ extension WebPages {
                     userID: userID,
                     userName: name,
                     displayName: Self.nonEmpty(body.displayName) ?? name,
-                    credentialName: nil
+                    credentialName: nil,
+                    newAccount: true
                 )
             }
         }
@@ -80,17 +81,25 @@ extension WebPages {
                     CreateAuthenticationRequest(userId: userID, mode: nil, action: "demo.sign-in", transaction: nil),
                     by: call.caller(Self.demoActor)
                 )
+                call.session.pendingFlowID = session.biometricPasskeySessionId
                 return JSONBody.response(session, status: .created)
             }
         }
         router.post("/demo/sign-in/finish") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
                 let body = try await decode(FinishSignInRequest.self, call)
+                // Only the sign-in this browser started: never a flow of the integrator's, nor another browser's.
+                guard call.session.pendingFlowID == body.biometricPasskeySessionId else {
+                    throw APIError.notFound("This browser did not start that sign-in; start again.")
+                }
                 let result = try await service.redeemAuthentication(
                     flowID: body.biometricPasskeySessionId,
                     request: RedeemRequest(resultToken: body.resultToken),
                     by: call.caller(Self.demoActor)
                 )
+                guard let user = try await service.storage({ try await service.store.user(id: result.userId) }),
+                    Self.isDemoUser(user)
+                else { throw APIError.demoAccountsOnly }
                 try await signIn(&call, userID: result.userId)
                 return JSONBody.response(Redirect(redirect: "/account"))
             }
@@ -137,7 +146,8 @@ extension WebPages {
         userID: String,
         userName: String,
         displayName: String,
-        credentialName: String?
+        credentialName: String?,
+        newAccount: Bool = false
     ) async throws(APIError) -> Response {
         let attempt = try await service.createRegistration(
             CreateRegistrationRequest(
@@ -148,6 +158,7 @@ extension WebPages {
                 credentialName: credentialName,
                 finalize: nil
             ),
+            newAccount: newAccount,
             by: call.caller(Self.demoActor)
         )
         call.session.pendingFlowID = attempt.registrationAttemptId
@@ -183,6 +194,10 @@ extension WebPages {
         }
         return name
     }
+
+    /// Whether the demo made this user (its id is the one the demo derives from its name): the demo signs in no
+    /// user of the integrator's, even one whose passkey answers a sign-in without a user name.
+    static func isDemoUser(_ user: UserRecord) -> Bool { user.id == userID(forName: user.name) }
 
     /// The demo's user id for a user name: derived, so the demo needs no table of its own, and free of the name
     /// itself (user ids appear in logs and the audit log).
