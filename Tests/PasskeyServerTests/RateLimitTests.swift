@@ -36,35 +36,54 @@ struct RateLimitTests {
         }
     }
 
-    @Test func failedSignInsPerCredentialAreLimited() async throws {
+    @Test func failedSignInsPerCredentialAreLimitedButAValidAssertionNeverIs() async throws {
         let server = try TestServer {
             $0.limits.failedAssertionsPerCredential = 2
             $0.limits.failureWindowSeconds = 600
         }
         try await server.withAPI { api in
             var phone = TestAuthenticator()
-            var laptop = TestAuthenticator()
             try await api.enroll("alice", authenticator: &phone)
-            try await api.enroll("alice", authenticator: &laptop)
             let (session, _) = try await api.signInSession(userID: "alice")
-            for _ in 0..<2 {
+            func forged() async throws -> APIResponse {
                 let options = try await api.authenticationOptions(session)
                 var response = api.assertion(options, authenticator: &phone)
                 response.response.signature.bytes[8] ^= 0xFF
-                expectError(try await api.completeSignIn(session, response), "ASSERTION_INVALID", .badRequest)
+                return try await api.completeSignIn(session, response)
             }
+            for _ in 0..<2 { expectError(try await forged(), "ASSERTION_INVALID", .badRequest) }
             server.clock.advance(by: 100)
-            // Now even a good response of that credential is refused, before its challenge is spent.
-            let options = try await api.authenticationOptions(session)
-            let good = api.assertion(options, authenticator: &phone)
-            let limited = try await api.completeSignIn(session, good)
+            // Past the limit a failure is answered RATE_LIMITED, until the window ends …
+            let limited = try await forged()
             expectError(limited, "RATE_LIMITED", .tooManyRequests, retryable: true)
             #expect(limited.headers[.retryAfter] == "500")
-            // Another credential of the same user is not limited, and uses the same challenge.
-            #expect(try await api.completeSignIn(session, api.assertion(options, authenticator: &laptop)).status == .ok)
-
-            server.clock.advance(by: 500)
+            // … but the owner's valid assertion is never refused: the credential id is public, and failing on
+            // purpose against it must not lock its owner out.
+            let options = try await api.authenticationOptions(session)
+            #expect(try await api.completeSignIn(session, api.assertion(options, authenticator: &phone)).status == .ok)
             _ = try await api.signIn(userID: "alice", authenticator: &phone)
+        }
+    }
+
+    @Test func concurrentFailedSignInsFromOneAddressPassTheLimitAtMostItsCount() async throws {
+        let server = try TestServer { $0.limits.failedAssertionsPerIP = 10 }
+        try await server.withAPI { api in
+            var phone = TestAuthenticator()
+            try await api.enroll("alice", authenticator: &phone)
+            var attempts: [(AuthenticationSession, AuthenticationResponseJSON)] = []
+            for _ in 0..<60 {
+                let (session, _) = try await api.signInSession(userID: "alice")
+                var response = api.assertion(try await api.authenticationOptions(session), authenticator: &phone)
+                response.response.signature.bytes[8] ^= 0xFF
+                attempts.append((session, response))
+            }
+            let codes = try await withThrowingTaskGroup(of: String.self) { group in
+                for (session, response) in attempts {
+                    group.addTask { errorCode(try await api.completeSignIn(session, response)) ?? "none" }
+                }
+                return try await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+            }
+            #expect(codes == ["ASSERTION_INVALID": 10, "RATE_LIMITED": 50])
         }
     }
 
@@ -111,10 +130,12 @@ struct RateLimitTests {
                     response.response.signature.bytes[8] ^= 0xFF
                     expectError(try await api.completeSignIn(session, response), "ASSERTION_INVALID", .badRequest)
                 }
-                // Three failures, two here and one there: the credential is limited on both instances.
+                // Three failures, two here and one there: the next failure is limited on both instances.
                 for api in [b, a] {
                     let options = try await api.authenticationOptions(session)
-                    let limited = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone))
+                    var response = api.assertion(options, authenticator: &phone)
+                    response.response.signature.bytes[8] ^= 0xFF
+                    let limited = try await api.completeSignIn(session, response)
                     expectError(limited, "RATE_LIMITED", .tooManyRequests, retryable: true)
                     #expect(limited.headers[.retryAfter] == "900")
                 }

@@ -71,8 +71,8 @@ struct StorageFailureTests {
         }
     }
 
-    @Test("failure limits fail closed: a sign-in whose limits cannot be read is refused before it is verified")
-    func unreadableLimitsRefuseTheAttempt() async throws {
+    @Test("failure limits fail closed: a sign-in whose attempt cannot be counted is refused before it is verified")
+    func uncountableAttemptIsRefused() async throws {
         let store = FailingStore()
         let server = try TestServer(store: store)
         try await server.withAPI { api in
@@ -80,16 +80,16 @@ struct StorageFailureTests {
             try await api.enroll("alice", authenticator: &phone)
             let (session, options) = try await api.signInSession(userID: "alice")
             // Even damaged counters are not a 500.
-            store.failLimits(counting: nil, reading: Self.corrupt)
+            store.failLimits(counting: Self.corrupt)
             expectError(
                 try await api.completeSignIn(session, api.assertion(options, authenticator: &phone)),
                 "SERVICE_UNAVAILABLE",
                 .serviceUnavailable,
                 retryable: true
             )
-            #expect(server.logs.all.contains { $0.contains("failure limits could not be read") })
+            #expect(server.logs.all.contains { $0.contains("an attempt could not be counted") })
             // The challenge was not spent.
-            store.failLimits(counting: nil, reading: nil)
+            store.failLimits(counting: nil)
             #expect(try await api.completeSignIn(session, api.assertion(options, authenticator: &phone)).status == .ok)
         }
     }
@@ -102,7 +102,8 @@ struct StorageFailureTests {
             var phone = TestAuthenticator()
             try await api.enroll("alice", authenticator: &phone)
             let (session, options) = try await api.signInSession(userID: "alice")
-            store.failLimits(counting: Self.unavailable, reading: nil)
+            // The attempt is counted; its failure, against the credential's limit, is not.
+            store.failLimits(counting: Self.unavailable, after: 1)
             var response = api.assertion(options, authenticator: &phone)
             response.response.signature.bytes[8] ^= 0xFF
             expectError(
@@ -111,10 +112,23 @@ struct StorageFailureTests {
                 .serviceUnavailable,
                 retryable: true
             )
-            #expect(server.logs.all.contains { $0.contains("a failure could not be counted") })
-            // A good sign-in counts nothing, so it does not depend on counting.
+            #expect(server.logs.all.contains { $0.contains("an attempt could not be counted") })
+            store.failLimits(counting: nil)
             let next = try await api.authenticationOptions(session)
             #expect(try await api.completeSignIn(session, api.assertion(next, authenticator: &phone)).status == .ok)
+        }
+    }
+
+    @Test("a successful sign-in whose counted attempt cannot be given back still succeeds, and says so in the log")
+    func unreleasableAttemptStillSucceeds() async throws {
+        let store = FailingStore()
+        let server = try TestServer(store: store)
+        try await server.withAPI { api in
+            var phone = TestAuthenticator()
+            try await api.enroll("alice", authenticator: &phone)
+            store.failLimits(counting: nil, releasing: Self.unavailable)
+            _ = try await api.signIn(userID: "alice", authenticator: &phone)
+            #expect(server.logs.all.contains { $0.contains("could not be given back") })
         }
     }
 

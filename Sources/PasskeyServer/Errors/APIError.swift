@@ -106,6 +106,11 @@ extension APIError {
         .notFound,
         "No credential with this id is registered here."
     )
+    static let credentialUseConflict = Self(
+        "CREDENTIAL_USE_CONFLICT",
+        .conflict,
+        "Another sign-in with this passkey was recorded at the same moment; sign in again."
+    )
     static let credentialInactive = Self(
         "CREDENTIAL_INACTIVE",
         .forbidden,

@@ -12,25 +12,24 @@ struct FailureLimit: Sendable {
     let limit: Int
     let window: TimeInterval
 
-    /// Failed sign-ins with one credential, and from one client address (`limits.failedAssertionsPer…`).
-    static func failedAssertions(
-        credentialID: [UInt8],
-        clientIP: String?,
-        _ limits: ServerConfiguration.Limits
-    ) -> [Self] {
-        let window = TimeInterval(limits.failureWindowSeconds)
-        return [
-            Self(
-                key: "failed-assertion:credential:" + Base64URL.encode(credentialID),
-                limit: limits.failedAssertionsPerCredential,
-                window: window
-            ),
-            Self(
-                key: "failed-assertion:ip:" + (clientIP ?? "unknown"),
-                limit: limits.failedAssertionsPerIP,
-                window: window
-            ),
-        ]
+    /// Failed sign-ins from one client address (`limits.failedAssertionsPerIP`): counted before the attempt.
+    static func failedAssertions(clientIP: String?, _ limits: ServerConfiguration.Limits) -> Self {
+        Self(
+            key: "failed-assertion:ip:" + (clientIP ?? "unknown"),
+            limit: limits.failedAssertionsPerIP,
+            window: TimeInterval(limits.failureWindowSeconds)
+        )
+    }
+
+    /// Failed sign-ins with one credential (`limits.failedAssertionsPerCredential`): counted after a failure only.
+    /// Its id is public, so a limit that refused attempts before they are verified would let anyone lock its
+    /// owner out; a valid assertion is never refused by it, and past it a failed one is answered `RATE_LIMITED`.
+    static func failedAssertions(credentialID: [UInt8], _ limits: ServerConfiguration.Limits) -> Self {
+        Self(
+            key: "failed-assertion:credential:" + Base64URL.encode(credentialID),
+            limit: limits.failedAssertionsPerCredential,
+            window: TimeInterval(limits.failureWindowSeconds)
+        )
     }
 
     /// Wrong API keys at the operator console's sign-in from one client address.
@@ -40,40 +39,43 @@ struct FailureLimit: Sendable {
 }
 
 extension PasskeyService {
-    /// Refuses the attempt with `RATE_LIMITED` and `Retry-After` (until the last of the used-up windows ends) when
-    /// one of `limits` has had its failures. One read from the store for all of them. When the store cannot answer,
-    /// the attempt is refused with `SERVICE_UNAVAILABLE`: a limit against guessing fails closed.
-    func checkFailureLimits(_ limits: [FailureLimit]) async throws(APIError) {
-        let time = now()
-        let keyHashes = limits.map { Secrets.hash($0.key) }
-        let windows: [LimitWindow]
-        do {
-            windows = try await store.limitWindows(keyHashes: keyHashes, at: time)
-        } catch {
-            logger.error("failure limits could not be read; the attempt is refused", metadata: ["error": "\(error)"])
-            throw .storageUnavailable
-        }
-        let waits = zip(limits, keyHashes).compactMap { limit, keyHash -> TimeInterval? in
-            guard let window = windows.first(where: { $0.keyHash == keyHash }), window.count >= limit.limit else {
-                return nil
-            }
-            return window.end.timeIntervalSince(time)
-        }
-        if let wait = waits.max() { throw .rateLimited(retryAfter: max(1, Int(wait.rounded(.up)))) }
+    /// Counts the attempt against `limit` before it is tried, and refuses it with `RATE_LIMITED` and `Retry-After`
+    /// when that uses the limit up. Counting and checking are one atomic step in the store, so of any number of
+    /// concurrent attempts at most `limit.limit` get through. An attempt that succeeds is given back with
+    /// ``releaseAttempt(_:)``; a failed one stays counted. When the store cannot count, the attempt is refused with
+    /// `SERVICE_UNAVAILABLE`: a limit against guessing fails closed.
+    func countAttempt(_ limit: FailureLimit) async throws(APIError) {
+        let window = try await count(limit)
+        if window.count > limit.limit { throw .rateLimited(retryAfter: Self.wait(until: window.end, from: now())) }
     }
 
-    /// Counts one failure against each of `limits`. When the store cannot count it, the request fails with
-    /// `SERVICE_UNAVAILABLE` rather than its own error, so that a failure that was not counted is never reported
-    /// as an ordinary one.
-    func recordFailure(_ limits: [FailureLimit]) async throws(APIError) {
-        let time = now()
-        for limit in limits {
-            do {
-                _ = try await store.countLimitEvent(keyHash: Secrets.hash(limit.key), window: limit.window, at: time)
-            } catch {
-                logger.error("a failure could not be counted against its limit", metadata: ["error": "\(error)"])
-                throw .storageUnavailable
-            }
+    /// Gives back an attempt that ``countAttempt(_:)`` counted and that succeeded. Should the store fail here, the
+    /// attempt stays counted: it is logged, and the request it belongs to still succeeds.
+    func releaseAttempt(_ limit: FailureLimit) async {
+        do {
+            try await store.releaseLimitEvent(keyHash: Secrets.hash(limit.key), at: now())
+        } catch {
+            logger.warning("a successful attempt could not be given back to its limit", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// Counts a failure against `limit`; returns `RATE_LIMITED` when it went past the limit, to answer instead of the
+    /// failure's own error, and nil otherwise.
+    func recordFailure(_ limit: FailureLimit) async throws(APIError) -> APIError? {
+        let window = try await count(limit)
+        return window.count > limit.limit ? .rateLimited(retryAfter: Self.wait(until: window.end, from: now())) : nil
+    }
+
+    private func count(_ limit: FailureLimit) async throws(APIError) -> LimitWindow {
+        do {
+            return try await store.countLimitEvent(keyHash: Secrets.hash(limit.key), window: limit.window, at: now())
+        } catch {
+            logger.error("an attempt could not be counted against its limit", metadata: ["error": "\(error)"])
+            throw .storageUnavailable
+        }
+    }
+
+    private static func wait(until end: Date, from time: Date) -> Int {
+        max(1, Int(end.timeIntervalSince(time).rounded(.up)))
     }
 }

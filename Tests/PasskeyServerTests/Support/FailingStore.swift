@@ -7,19 +7,19 @@ import Synchronization
 final class FailingStore: PasskeyStore {
     private let base = MemoryPasskeyStore()
     private let failure = Mutex<StoreError?>(nil)
-    private let countFailure = Mutex<StoreError?>(nil)
-    private let readFailure = Mutex<StoreError?>(nil)
+    private let countFailure = Mutex<(error: StoreError?, successes: Int)>((nil, 0))
+    private let releaseFailure = Mutex<StoreError?>(nil)
 
     /// From now on every operation throws `error` (nil: work again).
     func fail(with error: StoreError?) {
         failure.withLock { $0 = error }
     }
 
-    /// From now on counting in limit windows, and reading them, throw these errors (nil: work again); the other
-    /// operations work.
-    func failLimits(counting: StoreError?, reading: StoreError?) {
-        countFailure.withLock { $0 = counting }
-        readFailure.withLock { $0 = reading }
+    /// From now on counting in limit windows (after `successes` more counts that work) and giving counts back throw
+    /// these errors (nil: work again); the other operations work.
+    func failLimits(counting: StoreError?, after successes: Int = 0, releasing: StoreError? = nil) {
+        countFailure.withLock { $0 = (counting, successes) }
+        releaseFailure.withLock { $0 = releasing }
     }
 
     private func check() throws(StoreError) {
@@ -170,18 +170,25 @@ final class FailingStore: PasskeyStore {
     func countLimitEvent(keyHash: [UInt8], window: TimeInterval, at time: Date) async throws(StoreError) -> LimitWindow
     {
         try check()
-        if let error = countFailure.withLock({ $0 }) { throw error }
+        let error = countFailure.withLock { failure -> StoreError? in
+            guard failure.successes == 0 else {
+                failure.successes -= 1
+                return nil
+            }
+            return failure.error
+        }
+        if let error { throw error }
         return await base.countLimitEvent(keyHash: keyHash, window: window, at: time)
     }
 
     func releaseLimitEvent(keyHash: [UInt8], at time: Date) async throws(StoreError) {
         try check()
+        if let error = releaseFailure.withLock({ $0 }) { throw error }
         await base.releaseLimitEvent(keyHash: keyHash, at: time)
     }
 
     func limitWindows(keyHashes: [[UInt8]], at time: Date) async throws(StoreError) -> [LimitWindow] {
         try check()
-        if let error = readFailure.withLock({ $0 }) { throw error }
         return await base.limitWindows(keyHashes: keyHashes, at: time)
     }
 

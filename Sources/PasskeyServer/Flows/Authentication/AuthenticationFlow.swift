@@ -99,12 +99,9 @@ extension PasskeyService {
         by caller: Caller
     ) async throws(APIError) -> CompleteAuthenticationResponse {
         let state = try decodePayload(AuthenticationState.self, from: flow)
-        let failureLimits = FailureLimit.failedAssertions(
-            credentialID: request.credential.rawId.bytes,
-            clientIP: caller.clientIP,
-            configuration.limits
-        )
-        try await checkFailureLimits(failureLimits)
+        // The client address's attempt is counted before anything is tried, and given back when it succeeds.
+        let addressLimit = FailureLimit.failedAssertions(clientIP: caller.clientIP, configuration.limits)
+        try await countAttempt(addressLimit)
         let challenge = try await consumeChallenge(
             flow,
             clientDataJSON: request.credential.response.clientDataJSON.bytes
@@ -174,7 +171,12 @@ extension PasskeyService {
                     at: time
                 )
             }
-            guard used != nil else { throw APIError.credentialInactive }
+            guard used != nil else {
+                // Revoked since it was read (the sign-in loses the race with the revocation), or another sign-in with
+                // it was recorded first: never store a counter that steps back.
+                let current = try await storage { try await store.credential(id: stored.id) }
+                throw current?.status == .active ? APIError.credentialUseConflict : APIError.credentialInactive
+            }
             let result = AuthenticationResult(
                 userId: owner.id,
                 credentialId: Base64URL.encode(stored.id),
@@ -203,6 +205,7 @@ extension PasskeyService {
                 )
             }
             guard updated != nil else { throw APIError.invalidOrExpiredSession }
+            await releaseAttempt(addressLimit)
             metrics.ceremony("authentication", outcome: "succeeded")
             await audit(
                 "authentication.completed",
@@ -225,8 +228,11 @@ extension PasskeyService {
                 subject: flow.id,
                 details: ["code": error.code]
             )
-            try await recordFailure(failureLimits)
-            throw error
+            let credentialLimit = FailureLimit.failedAssertions(
+                credentialID: request.credential.rawId.bytes,
+                configuration.limits
+            )
+            throw try await recordFailure(credentialLimit) ?? error
         }
     }
 

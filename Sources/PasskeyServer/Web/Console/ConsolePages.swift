@@ -25,15 +25,15 @@ extension WebPages {
                     limit: Self.consoleSignInAttempts,
                     window: 60
                 )
-                try await service.checkFailureLimits([limit])
+                try await service.countAttempt(limit)
                 guard let name = service.apiKeyName(for: call.form["apiKey"] ?? "") else {
-                    try await service.recordFailure([limit])
                     return consoleSignInPage(
                         call,
                         problem: "That is not one of this server's API keys.",
                         status: .unauthorized
                     )
                 }
+                await service.releaseAttempt(limit)
                 var session = WebSession.anonymous(lifetime: min(cookies.lifetime, Self.consoleLifetime), now: call.now)
                 session.userID = call.session.userID
                 session.userName = call.session.userName
