@@ -57,6 +57,9 @@ if grep -E "^($root/)?(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$build_log
     exit 1
 fi
 
+log "Apple adapters type-checked against stand-in declarations"
+scripts/typecheck-apple.sh
+
 log "independent client (a PyPI software authenticator against a live passkeys serve)"
 Tests/External/run.sh .build/debug/passkeys
 

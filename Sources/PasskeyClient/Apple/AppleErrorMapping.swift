@@ -1,98 +1,70 @@
-/// How the errors of Apple's frameworks become ``PasskeyError``s — by their numeric codes, never by their
-/// localized text (which changes with the language and the OS version). Shared, platform-neutral code: the Apple
-/// adapters call it, and the tests on Linux check every code.
+import Foundation
+
+/// How the errors of Apple's frameworks become ``PasskeyError``s: by their domain and numeric code, never by
+/// their localized text (which changes with the language and the OS version), and always keeping the error as
+/// the ``PasskeyError/cause``. Platform-neutral: the Apple adapters call it, and the tests on Linux check every
+/// code.
 public enum AppleErrorMapping {
-    /// `ASAuthorizationError.Code` (AuthenticationServices): 1000 unknown, 1001 canceled, 1002 invalidResponse,
-    /// 1003 notHandled, 1004 failed, 1005 notInteractive, 1006 matchedExcludedCredential, 1007 credentialImport,
-    /// 1008 credentialExport.
-    public static func authorizationError(code: Int, cause: (any Error & Sendable)? = nil) -> PasskeyError {
-        switch code {
-        case 1001:
-            // Also what the system reports when the user has no passkey for this RP and closes the sheet.
-            return PasskeyError(
-                .userCancelled,
-                "The user closed the passkey sheet (or had no passkey to choose).",
-                cause: cause
-            )
-        case 1004:
-            return PasskeyError(
-                .relyingPartyMismatch,
-                "The system refused the request (ASAuthorizationError 1004). Check the app's Associated Domains entitlement (webcredentials:<rpDomain>) and the apple-app-site-association file the RP domain serves.",
-                cause: cause
-            )
-        case 1005:
-            return PasskeyError(
-                .passkeyNotFound,
-                "No passkey was immediately available without showing the sheet.",
-                cause: cause
-            )
-        case 1006:
-            return PasskeyError(
-                .passkeyAlreadyExists,
-                "This device already has a passkey the server excluded; sign in with it instead.",
-                cause: cause
-            )
-        case 1002:
-            return PasskeyError(
-                .hardwareNotAvailable,
-                "The system's passkey service returned an invalid response (ASAuthorizationError 1002).",
-                cause: cause
-            )
-        case 1003:
-            return PasskeyError(
-                .hardwareNotAvailable,
-                "No passkey provider handled the request (ASAuthorizationError 1003).",
-                cause: cause
-            )
+    /// `ASAuthorizationErrorDomain` (AuthenticationServices).
+    public static let authorizationErrorDomain = "com.apple.AuthenticationServices.AuthorizationError"
+    /// `LAErrorDomain` (LocalAuthentication).
+    public static let localAuthenticationErrorDomain = "com.apple.LocalAuthentication"
+    /// `WKErrorDomain` (WebKit), in which iOS 17.4–17.x reports a match of `excludedCredentials` (code 8, the
+    /// web's `InvalidStateError`); iOS 18 reports `ASAuthorizationError.matchedExcludedCredential` instead.
+    public static let webKitErrorDomain = "WKErrorDomain"
+    /// The WebKit code for `InvalidStateError`, what a matched `excludedCredentials` entry is on the web.
+    static let webKitInvalidStateCode = 8
+
+    /// The error for anything an Apple framework threw or reported to a delegate: a ``PasskeyError`` stays as
+    /// it is, a Swift `CancellationError` is `CANCELLED`, and everything else is mapped by its `NSError` domain
+    /// and code.
+    public static func passkeyError(for error: any Error) -> PasskeyError {
+        if let error = error as? PasskeyError { return error }
+        if error is CancellationError {
+            return PasskeyError(.cancelled, "The ceremony was cancelled before the system answered.", cause: error)
+        }
+        let nsError = error as NSError
+        let underlying = (nsError.userInfo[NSUnderlyingErrorKey] as? NSError).map { (domain: $0.domain, code: $0.code) }
+        return passkeyError(domain: nsError.domain, code: nsError.code, underlying: underlying, cause: error)
+    }
+
+    /// The error for a domain and code. `underlying` is the domain and code of the error's
+    /// `NSUnderlyingErrorKey`: a generic `ASAuthorizationError.failed` whose underlying error is a matched
+    /// exclusion is reported as such.
+    public static func passkeyError(
+        domain: String,
+        code: Int,
+        underlying: (domain: String, code: Int)? = nil,
+        cause: (any Error)? = nil
+    ) -> PasskeyError {
+        switch domain {
+        case authorizationErrorDomain:
+            if code == 1004, let underlying, isMatchedExclusion(domain: underlying.domain, code: underlying.code) {
+                return matchedExclusion(cause: cause)
+            }
+            return authorizationError(code: code, cause: cause)
+        case localAuthenticationErrorDomain:
+            return localAuthenticationError(code: code, cause: cause)
+        case _ where isMatchedExclusion(domain: domain, code: code):
+            return matchedExclusion(cause: cause)
         default:
             return PasskeyError(
                 .hardwareNotAvailable,
-                "The system's passkey service failed (ASAuthorizationError \(code)); retry, or update the OS.",
-                isRetryable: code == 1000,
+                "The system failed with an error this SDK does not know (\(domain) \(code)); its cause is attached.",
                 cause: cause
             )
         }
     }
 
-    /// `LAError.Code` (LocalAuthentication): -1 authenticationFailed, -2 userCancel, -3 userFallback,
-    /// -4 systemCancel, -5 passcodeNotSet, -6 biometryNotAvailable, -7 biometryNotEnrolled, -8 biometryLockout,
-    /// -9 appCancel, -10 invalidContext, -11 biometryNotPaired, -12 biometryDisconnected, -14
-    /// companionNotAvailable, -1004 notInteractive.
-    public static func localAuthenticationError(code: Int, cause: (any Error & Sendable)? = nil) -> PasskeyError {
-        switch code {
-        case -1:
-            return PasskeyError(
-                .userVerificationFailed,
-                "The user could not be verified (biometrics or passcode did not match).",
-                cause: cause
-            )
-        case -2, -3:
-            return PasskeyError(.userCancelled, "The user cancelled verification.", cause: cause)
-        case -4:
-            return PasskeyError(
-                .userCancelled,
-                "The system cancelled verification (another app came to the front); retry.",
-                isRetryable: true,
-                cause: cause
-            )
-        case -9:
-            return PasskeyError(.cancelled, "The app cancelled verification.", cause: cause)
-        case -8:
-            return PasskeyError(
-                .biometricLockout,
-                "Biometrics are locked after too many failed attempts; unlock the device with its passcode, then retry.",
-                cause: cause
-            )
-        case -5:
-            return PasskeyError(.hardwareNotAvailable, "No device passcode is set; passkeys need one.", cause: cause)
-        case -6, -7, -11, -12, -14:
-            return PasskeyError(
-                .hardwareNotAvailable,
-                "Biometrics are not available or not enrolled on this device (LAError \(code)).",
-                cause: cause
-            )
-        default:
-            return PasskeyError(.userVerificationFailed, "User verification failed (LAError \(code)).", cause: cause)
-        }
+    static func isMatchedExclusion(domain: String, code: Int) -> Bool {
+        domain == webKitErrorDomain && code == webKitInvalidStateCode
+    }
+
+    static func matchedExclusion(cause: (any Error)?) -> PasskeyError {
+        PasskeyError(
+            .passkeyAlreadyExists,
+            "This device already has a passkey the server excluded; sign in with it instead.",
+            cause: cause
+        )
     }
 }

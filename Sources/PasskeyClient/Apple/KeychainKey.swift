@@ -1,5 +1,6 @@
-// Apple platforms only (Security framework); our Linux CI cannot compile it. Thin: one keychain item.
-#if canImport(AuthenticationServices) && canImport(Security)
+// Apple platforms only (Security); type-checked on Linux against stand-in declarations
+// (scripts/typecheck-apple.sh). Thin: one keychain item.
+#if canImport(Security)
 public import Crypto
 import Foundation
 import Security
@@ -10,30 +11,50 @@ public enum KeychainKey {
     /// The key of `namespace` (the configuration's storage namespace), made on first use.
     /// - Parameter accessGroup: a keychain access group shared with app extensions, if any.
     public static func load(namespace: String, accessGroup: String? = nil) throws(PasskeyError) -> SymmetricKey {
-        var query: [String: Any] = [
-            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "swift-passkeys.key-store",
-            kSecAttrAccount as String: namespace, kSecReturnData as String: true,
+        var item: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "swift-passkeys.key-store",
+            kSecAttrAccount as String: namespace,
+            // On macOS too: only the data protection keychain applies kSecAttrAccessible and access groups.
+            kSecUseDataProtectionKeychain as String: true,
         ]
-        if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
-        var item: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &item)
-        if status == errSecSuccess, let data = item as? Data, data.count == 32 { return SymmetricKey(data: data) }
-        guard status == errSecItemNotFound else {
-            throw PasskeyError(.keyStoreUnavailable, "The keychain could not be read (OSStatus \(status)).")
-        }
+        if let accessGroup { item[kSecAttrAccessGroup as String] = accessGroup }
+        if let key = try read(item) { return key }
         let key = SymmetricKey(size: .bits256)
-        var add = query
-        add.removeValue(forKey: kSecReturnData as String)
+        var add = item
         add[kSecValueData as String] = key.withUnsafeBytes { Data($0) }
         add[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
-        let added = SecItemAdd(add as CFDictionary, nil)
-        guard added == errSecSuccess else {
+        let status = SecItemAdd(add as CFDictionary, nil)
+        if status == errSecDuplicateItem, let stored = try read(item) {
+            // Another first load stored its key between our read and our add: that one is the key.
+            return stored
+        }
+        guard status == errSecSuccess else {
             throw PasskeyError(
                 .keyStoreUnavailable,
-                "The keychain could not store the key store key (OSStatus \(added))."
+                "The keychain could not store the key store key (OSStatus \(status))."
             )
         }
         return key
+    }
+
+    /// The stored key, or nil when there is none.
+    private static func read(_ item: [String: Any]) throws(PasskeyError) -> SymmetricKey? {
+        var query = item
+        query[kSecReturnData as String] = true
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        if status == errSecItemNotFound { return nil }
+        guard status == errSecSuccess else {
+            throw PasskeyError(.keyStoreUnavailable, "The keychain could not be read (OSStatus \(status)).")
+        }
+        guard let data = result as? Data, data.count == 32 else {
+            throw PasskeyError(
+                .keyStoreCorrupt,
+                "The keychain item of the key store key is not a 256-bit key; delete it (service swift-passkeys.key-store) only if the key store may be lost."
+            )
+        }
+        return SymmetricKey(data: data)
     }
 }
 #endif

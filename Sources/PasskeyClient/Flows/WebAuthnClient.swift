@@ -105,6 +105,11 @@ public struct WebAuthnClient: Sendable {
     }
 
     /// Runs `body`, failing with `TIMEOUT` when the ceremony's time is up (the user never answered).
+    ///
+    /// At the deadline `body` is cancelled, and the authenticator ends its prompt (the Apple adapters close the
+    /// system's sheet). Its answer is then awaited: a failure becomes `TIMEOUT`, but a response that arrives
+    /// after the deadline — a credential the user made as the prompt closed — is returned, because the
+    /// credential exists and only the relying party can still use it (it may refuse the challenge as expired).
     func bounded<T: Sendable>(
         by milliseconds: UInt32?,
         ceremony: String,
@@ -112,12 +117,12 @@ public struct WebAuthnClient: Sendable {
     ) async throws(PasskeyError) -> T {
         let requested = milliseconds.map { Duration.milliseconds(Int64($0)) } ?? Self.defaultTimeout
         let timeout = min(max(requested, timeoutRange.lowerBound), timeoutRange.upperBound)
-        let result: Result<T, PasskeyError> = await withTaskGroup(of: Result<T, PasskeyError>?.self) { group in
+        let result: Result<T, PasskeyError> = await withTaskGroup(of: CeremonyOutcome<T>?.self) { group in
             group.addTask {
                 do throws(PasskeyError) {
-                    return .success(try await body())
+                    return .answered(.success(try await body()))
                 } catch {
-                    return .failure(error)
+                    return .answered(.failure(error))
                 }
             }
             group.addTask {
@@ -126,18 +131,35 @@ public struct WebAuthnClient: Sendable {
                 } catch {
                     return nil
                 }
-                return .failure(
-                    PasskeyError(
-                        .timeout,
-                        "The \(ceremony) was not completed within \(timeout.formattedSeconds) seconds (the options' timeout); start again."
-                    )
-                )
+                return .deadline
             }
-            var first: Result<T, PasskeyError>?
-            while first == nil, let next = await group.next() { first = next }
-            group.cancelAll()
-            return first ?? .failure(PasskeyError(.cancelled, "The \(ceremony) was cancelled."))
+            var deadlinePassed = false
+            while let next = await group.next() {
+                switch next {
+                case .answered(let result)?:
+                    group.cancelAll()
+                    guard deadlinePassed, case .failure = result else { return result }
+                    return .failure(
+                        PasskeyError(
+                            .timeout,
+                            "The \(ceremony) was not completed within \(timeout.formattedSeconds) seconds (the options' timeout); start again."
+                        )
+                    )
+                case .deadline?:
+                    deadlinePassed = true
+                    group.cancelAll()
+                case nil:
+                    continue
+                }
+            }
+            return .failure(PasskeyError(.cancelled, "The \(ceremony) was cancelled."))
         }
         return try result.get()
     }
+}
+
+/// How a bounded ceremony's first child finished: the authenticator answered, or the deadline passed.
+private enum CeremonyOutcome<T: Sendable>: Sendable {
+    case answered(Result<T, PasskeyError>)
+    case deadline
 }
