@@ -140,8 +140,12 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         /// The demo at `/` and the account page at `/account`: sign-up and sign-in in a browser, with the server
         /// acting as its own integrator.
         public var demo = true
-        /// The operator console at `/console`; an operator signs in to it with a backend API key.
+        /// The operator console at `/console`; an operator signs in to it with a passkey (see `operators`) or, as a
+        /// break-glass, with a backend API key.
         public var console = true
+        /// The users (by user id) who may sign in to the console with their own passkeys: an operator signs up on the
+        /// demo page (or is registered by the backend) and is named here. The console audits them as `user:<id>`.
+        public var operators: [String] = []
         /// The key that signs the pages' session cookies (at least 32 characters). Without it a random key is made
         /// at start, so sessions end when the server restarts; servers sharing a database need the same key.
         public var sessionSecret: String?

@@ -145,6 +145,11 @@ extension APIError {
 
 // The web pages' own refusals.
 extension APIError {
+    static let operatorRequired = Self(
+        "OPERATOR_REQUIRED",
+        .forbidden,
+        "This passkey's user is not an operator of this server: name their user id in web.operators, or sign in with an API key."
+    )
     static let demoAccountsOnly = Self(
         "DEMO_ACCOUNT_REQUIRED",
         .forbidden,

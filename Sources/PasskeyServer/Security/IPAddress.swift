@@ -12,12 +12,11 @@ struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// Parses the text form (`192.0.2.1`, `2001:db8::1`); nil for anything else, including names and ports.
     init?(_ text: some StringProtocol) {
         guard (2...45).contains(text.utf8.count) else { return nil }
-        var v4 = in_addr()
-        var v6 = in6_addr()
+        var v4 = [UInt8](repeating: 0, count: 4)
+        var all = [UInt8](repeating: 0, count: 16)
         if inet_pton(AF_INET, String(text), &v4) == 1 {
-            bytes = withUnsafeBytes(of: &v4) { Array($0) }
-        } else if inet_pton(AF_INET6, String(text), &v6) == 1 {
-            let all = withUnsafeBytes(of: &v6) { Array($0) }
+            bytes = v4
+        } else if inet_pton(AF_INET6, String(text), &all) == 1 {
             let mapped = all.prefix(10).allSatisfy { $0 == 0 } && all[10] == 0xFF && all[11] == 0xFF
             bytes = mapped ? Array(all.suffix(4)) : all
         } else {

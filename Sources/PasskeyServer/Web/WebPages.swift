@@ -1,21 +1,27 @@
 import Foundation
 import Hummingbird
+import PasskeyStorage
 
 /// The web pages the server serves beside its API: the demo (`/`), the account page (`/account`) and the
 /// operator console (`/console`), each enabled by the configuration's `web` settings.
 ///
 /// The demo is its own integrator: its endpoints under `/demo/` run on the server, call the flows in-process and
-/// keep the result in a signed session cookie, so no API key ever reaches the browser. The browser calls the
+/// keep who signed in as a session in the store, named by a secret in a signed cookie, so no API key ever reaches
+/// the browser. The browser calls the
 /// client API with the flow's client token, as any app would. Every state-changing request carries the session's
 /// CSRF token (a form field or the `X-CSRF-Token` header) and is refused from other sites.
 struct WebPages: Sendable {
     let service: PasskeyService
-    let cookies: WebSessionCookies
+    /// The demo's and account pages' cookie, and the console's.
+    let demoCookies: WebSessionCookies
+    let consoleCookies: WebSessionCookies
     let templates = PageTemplates()
 
     init(service: PasskeyService) {
         self.service = service
-        self.cookies = WebSessionCookies(configuration: service.configuration)
+        let secret = WebSessionCookies.secret(service.configuration)
+        self.demoCookies = WebSessionCookies(.demo, configuration: service.configuration, secret: secret)
+        self.consoleCookies = WebSessionCookies(.console, configuration: service.configuration, secret: secret)
     }
 
     func register(on router: Router<PasskeyRequestContext>) {
@@ -54,16 +60,21 @@ struct WebPages: Sendable {
         }
     }
 
-    /// An endpoint the pages' scripts call: errors go out as the API's JSON error body. Loads the session (or
-    /// starts one), checks the CSRF token of a POST, and sets the cookie when the session changed.
+    /// An endpoint the pages' scripts call: errors go out as the API's JSON error body. Loads the cookie of the
+    /// console (under `/console`) or of the demo (or starts one) and the signed-in session it names, checks the CSRF
+    /// token of a POST, and sets the cookie when it changed.
     func endpoint(
         _ request: Request,
         _ context: PasskeyRequestContext,
         _ body: (inout WebCall) async throws(APIError) -> Response
     ) async throws -> Response {
         let now = service.now()
+        let cookies = request.uri.path.hasPrefix("/console") ? consoleCookies : demoCookies
         let existing = cookies.session(in: request, now: now)
         let session = existing ?? .anonymous(lifetime: cookies.lifetime, now: now)
+        let signedIn = try await existing.asyncFlatMap { existing throws(APIError) in
+            try await service.storage { try await service.store.webSession(secretHash: existing.secretHash, at: now) }
+        }
         var form: [String: String] = [:]
         if request.method == .post {
             if request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
@@ -78,7 +89,9 @@ struct WebPages: Sendable {
         var call = WebCall(
             request: request,
             context: context,
+            cookies: cookies,
             session: session,
+            signedIn: signedIn?.kind == cookies.kind ? signedIn : nil,
             csrfToken: cookies.csrfToken(for: session),
             form: form,
             now: now
@@ -106,5 +119,15 @@ extension Dictionary where Key == String, Value == Any {
     /// A template's values: `rhs` over `lhs`, leaving out the absent ones (Mustache would show `nil`).
     static func + (lhs: Self, rhs: [String: Any?]) -> Self {
         lhs.merging(rhs.compactMapValues { $0 }) { _, new in new }
+    }
+}
+
+extension Optional {
+    /// `flatMap` with an async, typed-throwing transform.
+    fileprivate func asyncFlatMap<Other>(
+        _ transform: (Wrapped) async throws(APIError) -> Other?
+    ) async throws(APIError) -> Other? {
+        guard let self else { return nil }
+        return try await transform(self)
     }
 }

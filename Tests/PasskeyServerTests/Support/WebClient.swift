@@ -7,7 +7,8 @@ import WebAuthn
 /// page it loaded, and posts forms and JSON the way the pages' scripts do.
 final class WebClient: @unchecked Sendable {
     let api: API
-    private(set) var cookie: String?
+    /// The cookies the server set, by name (paths are not told apart: the demo's and the console's have other names).
+    private var jar: [(name: String, value: String)] = []
     private(set) var csrfToken: String?
     /// The `Set-Cookie` of the last response that set one.
     private(set) var lastSetCookie: String?
@@ -48,8 +49,16 @@ final class WebClient: @unchecked Sendable {
         try await post(path, json: String(decoding: JSON.encode(body), as: UTF8.self))
     }
 
-    /// Replaces the stored cookie (to present a forged or foreign one).
-    func setCookie(_ value: String?) { cookie = value }
+    /// The `Cookie` header the client sends.
+    var cookie: String? { jar.isEmpty ? nil : jar.map { "\($0.name)=\($0.value)" }.joined(separator: "; ") }
+
+    /// Replaces the stored cookies with those of a `Cookie` header (to present a forged or foreign one).
+    func setCookie(_ header: String?) {
+        jar = (header ?? "").split(separator: ";").compactMap { pair in
+            let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+        }
+    }
 
     private func send(
         _ method: HTTPRequest.Method,
@@ -61,9 +70,14 @@ final class WebClient: @unchecked Sendable {
         var headers = extra
         if let cookie { headers[.cookie] = cookie }
         let response = try await api.send(method, path, body: body, contentType: contentType, headers: headers)
-        if let setCookie = response.headers[.setCookie] {
+        for setCookie in response.headers[values: .setCookie] {
             lastSetCookie = setCookie
-            cookie = setCookie.split(separator: ";").first.map(String.init)
+            guard let pair = setCookie.split(separator: ";").first,
+                let equals = pair.firstIndex(of: "=")
+            else { continue }
+            let name = String(pair[..<equals])
+            jar.removeAll { $0.name == name }
+            if !setCookie.contains("Max-Age=0") { jar.append((name, String(pair[pair.index(after: equals)...]))) }
         }
         return response
     }

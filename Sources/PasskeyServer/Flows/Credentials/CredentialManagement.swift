@@ -54,7 +54,15 @@ extension PasskeyService {
         guard try await storage({ try await store.revokeCredential(id: row.id, at: now()) }) != nil else {
             throw APIError.credentialInactive
         }
-        await audit("credential.revoked", by: caller, userID: row.userID, subject: id)
+        // Sessions of the web pages signed in with it end with it.
+        let ended = try await storage { try await store.deleteWebSessions(userID: row.userID, credentialID: row.id) }
+        await audit(
+            "credential.revoked",
+            by: caller,
+            userID: row.userID,
+            subject: id,
+            details: ended > 0 ? ["sessionsEnded": "\(ended)"] : [:]
+        )
     }
 
     func deleteUser(id: String, by caller: Caller) async throws(APIError) {

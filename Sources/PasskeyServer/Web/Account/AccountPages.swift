@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PasskeyStorage
 
 /// `/account`: the signed-in user's passkeys — rename, delete after a confirmation, add another — and sign-out.
 /// Renaming and deleting are plain forms, so they work without JavaScript.
@@ -49,9 +50,7 @@ extension WebPages {
         }
         router.post("/sign-out") { request, context in
             try await page(request, context) { call throws(APIError) in
-                var session = WebSession.anonymous(lifetime: cookies.lifetime, now: call.now)
-                session.operatorName = call.session.operatorName
-                call.session = session
+                try await endSession(&call)
                 return Self.redirect("/")
             }
         }
@@ -67,7 +66,7 @@ extension WebPages {
         problem: String? = nil,
         status: HTTPResponse.Status = .ok
     ) async throws(APIError) -> Response {
-        let user = try call.signedInUser()
+        let user = try await signedInUser(call)
         let credentials: [CredentialResponse]
         do {
             credentials = try await service.listCredentials(userID: user.id).credentials
@@ -99,9 +98,9 @@ extension WebPages {
     /// The credential named in the path, when it belongs to the signed-in user (else "not found", so that
     /// nobody learns about other users' credentials).
     private func ownCredential(_ call: WebCall) async throws(APIError) -> CredentialResponse {
-        let user = try call.signedInUser()
+        let userID = try call.signedInUserID()
         let id = call.context.parameters.get("credentialId") ?? ""
-        guard let credential = try? await service.credential(id: id), credential.userId == user.id,
+        guard let credential = try? await service.credential(id: id), credential.userId == userID,
             credential.status == "active"
         else {
             throw APIError.credentialNotFound

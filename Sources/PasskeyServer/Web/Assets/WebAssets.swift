@@ -22,6 +22,7 @@ enum WebAssets {
         "passkeys.js": Asset("text/javascript; charset=utf-8", messagesScript + "\n" + ceremonyScript),
         "demo.js": Asset("text/javascript; charset=utf-8", demoScript),
         "account.js": Asset("text/javascript; charset=utf-8", accountScript),
+        "console.js": Asset("text/javascript; charset=utf-8", consoleScript),
     ]
 
     static func response(name: String, ifNoneMatch: String?) -> Response {

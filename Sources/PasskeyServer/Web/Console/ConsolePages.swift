@@ -1,20 +1,26 @@
 import Foundation
 import Hummingbird
 import PasskeyStorage
+import WebAuthn
 
-/// `/console`: the operator console — users with search and paging, one user's passkeys with revoke, and the
-/// audit log. Closed until an operator signs in with one of the server's backend API keys; what they do is
-/// audited as `operator:<key name>`.
+/// `/console`: the operator console — users with search and paging, one user's passkeys and sessions with revoke
+/// and sign-out, and the audit log. Closed until an operator signs in: with their own passkey when the
+/// configuration names them in `web.operators` (audited as `operator:user:<id>`), or with one of the server's
+/// backend API keys as a break-glass (audited as `operator:<key name>`). The console's session is its own, apart
+/// from the demo's, and lasts an hour at most.
 extension WebPages {
-    /// How long a console sign-in lasts, at most.
-    static let consoleLifetime = 3600
     /// Failed console sign-ins allowed per client IP and minute, counted in the store for all server processes.
     static let consoleSignInAttempts = 10
+
+    struct ConsolePasskeySignIn: Decodable, Sendable {
+        let biometricPasskeySessionId: String
+        let resultToken: String
+    }
 
     func registerConsole(on router: Router<PasskeyRequestContext>) {
         router.get("/console") { request, context in
             try await page(request, context) { call throws(APIError) in
-                guard call.session.operatorName != nil else { return consoleSignInPage(call) }
+                guard call.signedIn?.operatorName != nil else { return consoleSignInPage(call) }
                 return try await usersPage(call)
             }
         }
@@ -34,46 +40,85 @@ extension WebPages {
                     )
                 }
                 await service.releaseAttempt(limit)
-                var session = WebSession.anonymous(lifetime: min(cookies.lifetime, Self.consoleLifetime), now: call.now)
-                session.userID = call.session.userID
-                session.userName = call.session.userName
-                session.operatorName = name
-                call.session = session
+                try await signIn(&call, userID: nil, operatorName: name)
                 await service.audit("console.signed-in", by: call.caller("operator:\(name)"), userID: nil, subject: nil)
                 return Self.redirect("/console")
             }
         }
+        router.post("/console/sign-in/passkey") { request, context in
+            try await endpoint(request, context) { call throws(APIError) in
+                guard !service.configuration.web.operators.isEmpty else { throw APIError.operatorRequired }
+                let session = try await service.createAuthentication(
+                    CreateAuthenticationRequest(userId: nil, mode: nil, action: "console.sign-in", transaction: nil),
+                    by: call.caller("web:console")
+                )
+                call.session.pendingFlowID = session.biometricPasskeySessionId
+                return JSONBody.response(session, status: .created)
+            }
+        }
+        router.post("/console/sign-in/passkey/finish") { request, context in
+            try await endpoint(request, context) { call throws(APIError) in
+                let body = try await JSONBody.decode(
+                    ConsolePasskeySignIn.self,
+                    from: call.request,
+                    limit: service.configuration.limits.maxRequestBodyBytes
+                )
+                guard call.session.pendingFlowID == body.biometricPasskeySessionId else {
+                    throw APIError.notFound("This browser did not start that sign-in; start again.")
+                }
+                let result = try await service.redeemAuthentication(
+                    flowID: body.biometricPasskeySessionId,
+                    request: RedeemRequest(resultToken: body.resultToken),
+                    by: call.caller("web:console")
+                )
+                guard service.configuration.web.operators.contains(result.userId) else {
+                    throw APIError.operatorRequired
+                }
+                let name = "user:\(result.userId)"
+                try await signIn(&call, userID: result.userId, operatorName: name, credentialID: result.credentialId)
+                await service.audit("console.signed-in", by: call.caller("operator:\(name)"), userID: nil, subject: nil)
+                return JSONBody.response(Redirect(redirect: "/console"))
+            }
+        }
         router.post("/console/sign-out") { request, context in
             try await page(request, context) { call throws(APIError) in
-                call.session.operatorName = nil
+                try await endSession(&call)
                 return Self.redirect("/console")
             }
         }
         router.get("/console/users/{userId}") { request, context in
             try await page(request, context) { call throws(APIError) in
-                _ = try operatorName(call)
+                _ = try call.operatorName()
                 return try await userPage(call, userID: call.context.parameters.get("userId") ?? "")
             }
         }
         router.post("/console/credentials/{credentialId}/revoke") { request, context in
             try await page(request, context) { call throws(APIError) in
-                let name = try operatorName(call)
+                let name = try call.operatorName()
                 let credential = try await service.credential(id: call.context.parameters.get("credentialId") ?? "")
                 try await service.revokeCredential(id: credential.credentialId, by: call.caller("operator:\(name)"))
                 return Self.redirect("/console/users/\(credential.userId)?done=revoked")
             }
         }
+        router.post("/console/users/{userId}/sessions/end") { request, context in
+            try await page(request, context) { call throws(APIError) in
+                let name = try call.operatorName()
+                let userID = call.context.parameters.get("userId") ?? ""
+                try Validation.userID(userID)
+                try await service.endWebSessions(
+                    userID: userID,
+                    sessionID: Self.nonEmpty(call.form["sessionId"]),
+                    by: call.caller("operator:\(name)")
+                )
+                return Self.redirect("/console/users/\(userID)?done=ended")
+            }
+        }
         router.get("/console/audit") { request, context in
             try await page(request, context) { call throws(APIError) in
-                _ = try operatorName(call)
+                _ = try call.operatorName()
                 return try await auditPage(call)
             }
         }
-    }
-
-    private func operatorName(_ call: WebCall) throws(APIError) -> String {
-        guard let name = call.session.operatorName else { throw APIError.signInRequired }
-        return name
     }
 
     private func consoleSignInPage(
@@ -81,11 +126,15 @@ extension WebPages {
         problem: String? = nil,
         status: HTTPResponse.Status = .ok
     ) -> Response {
-        templates.page("console-sign-in", layoutValues(call) + ["problem": problem], status: status)
+        templates.page(
+            "console-sign-in",
+            layoutValues(call) + ["problem": problem, "passkeys": !service.configuration.web.operators.isEmpty],
+            status: status
+        )
     }
 
     private func consoleValues(_ call: WebCall) -> [String: Any] {
-        layoutValues(call) + ["operatorName": call.session.operatorName]
+        layoutValues(call) + ["operatorName": call.signedIn?.operatorName]
     }
 
     private func usersPage(_ call: WebCall) async throws(APIError) -> Response {
@@ -130,12 +179,19 @@ extension WebPages {
                 "created": Self.readable($0.createdAt), "lastUsed": $0.lastUsedAt.map(Self.readable) ?? "Never",
             ]
         }
+        let sessions: [[String: Any]] = try await service.webSessions(userID: userID).map {
+            [:] + [
+                "sessionId": $0.id, "kind": $0.kind == .console ? "Operator console" : "Account pages",
+                "created": Self.readable($0.createdAt), "expires": Self.readable($0.expiresAt),
+                "clientIP": $0.clientIP ?? "unknown", "passkey": $0.credentialID.map(Base64URL.encode) ?? "none",
+            ]
+        }
         return templates.page(
             "console-user",
             consoleValues(call) + [
                 "userID": user.id, "userName": user.name, "displayName": user.displayName,
-                "created": Self.readable(user.createdAt), "credentials": credentials,
-                "notice": call.query("done") == "revoked" ? "Passkey revoked." : nil,
+                "created": Self.readable(user.createdAt), "credentials": credentials, "sessions": sessions,
+                "notice": call.query("done").flatMap { ["revoked": "Passkey revoked.", "ended": "Signed out."][$0] },
             ]
         )
     }

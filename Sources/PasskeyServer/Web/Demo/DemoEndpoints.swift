@@ -39,7 +39,8 @@ extension WebPages {
     func registerDemo(on router: Router<PasskeyRequestContext>) {
         router.get("/") { request, context in
             try await page(request, context) { call throws(APIError) in
-                templates.page("demo", layoutValues(call) + ["userName": call.session.userName])
+                let user = call.signedIn == nil ? nil : try? await signedInUser(call)
+                return templates.page("demo", layoutValues(call) + ["userName": user?.name])
             }
         }
         router.post("/demo/sign-up") { request, context in
@@ -64,7 +65,8 @@ extension WebPages {
         }
         router.post("/demo/sign-up/finish") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
-                try await signIn(&call, userID: try await finishedRegistration(call))
+                let credential = try await finishedRegistration(call)
+                try await signIn(&call, userID: credential.userId, credentialID: credential.credentialId)
                 return JSONBody.response(Redirect(redirect: "/account?done=welcome"))
             }
         }
@@ -100,13 +102,13 @@ extension WebPages {
                 guard let user = try await service.storage({ try await service.store.user(id: result.userId) }),
                     Self.isDemoUser(user)
                 else { throw APIError.demoAccountsOnly }
-                try await signIn(&call, userID: result.userId)
+                try await signIn(&call, userID: result.userId, credentialID: result.credentialId)
                 return JSONBody.response(Redirect(redirect: "/account"))
             }
         }
         router.post("/demo/passkeys") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
-                let user = try call.signedInUser()
+                let user = try await signedInUser(call)
                 let body = try await decode(AddPasskeyRequest.self, call)
                 return try await startRegistration(
                     &call,
@@ -119,25 +121,25 @@ extension WebPages {
         }
         router.post("/demo/passkeys/finish") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
-                let user = try call.signedInUser()
-                guard try await finishedRegistration(call) == user.id else { throw APIError.signInRequired }
+                let userID = try call.signedInUserID()
+                guard try await finishedRegistration(call).userId == userID else { throw APIError.signInRequired }
                 call.session.pendingFlowID = nil
                 return JSONBody.response(Redirect(redirect: "/account?done=added"))
             }
         }
     }
 
-    /// The user of the registration this browser started, once it completed.
-    private func finishedRegistration(_ call: WebCall) async throws(APIError) -> String {
+    /// The passkey of the registration this browser started, once it completed.
+    private func finishedRegistration(_ call: WebCall) async throws(APIError) -> CredentialResponse {
         let body = try await decode(FinishRegistrationRequest.self, call)
         guard call.session.pendingFlowID == body.registrationAttemptId else {
             throw APIError.notFound("This browser did not start that registration; start again.")
         }
         let status = try await service.registrationStatus(flowID: body.registrationAttemptId)
-        guard status.status == FlowStatus.completed.rawValue else {
+        guard status.status == FlowStatus.completed.rawValue, let credential = status.credential else {
             throw APIError.invalidRequest("The registration has not completed (\(status.status)); start again.")
         }
-        return status.userId
+        return credential
     }
 
     /// Starts a registration for the user, remembered as the one this browser may finish.
@@ -163,17 +165,6 @@ extension WebPages {
         )
         call.session.pendingFlowID = attempt.registrationAttemptId
         return JSONBody.response(attempt, status: .created)
-    }
-
-    /// A new session for the user: a new id (so a session id planted before sign-in is worth nothing) and
-    /// the full lifetime.
-    private func signIn(_ call: inout WebCall, userID: String) async throws(APIError) {
-        let user = try await service.storage { try await service.store.user(id: userID) }
-        var session = WebSession.anonymous(lifetime: cookies.lifetime, now: call.now)
-        session.userID = userID
-        session.userName = user?.name ?? userID
-        session.operatorName = call.session.operatorName
-        call.session = session
     }
 
     private func decode<T: Decodable>(_ type: T.Type, _ call: WebCall) async throws(APIError) -> T {

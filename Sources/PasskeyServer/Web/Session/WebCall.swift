@@ -1,12 +1,18 @@
 import Foundation
 import Hummingbird
+import PasskeyStorage
 
-/// One request to a page or to the demo's own endpoints: the browser's session (a new anonymous one when it
-/// has none, or an expired or forged one), the submitted form fields, and who is acting.
+/// One request to a page or to the pages' own endpoints: the browser's cookie for this part of the pages (a new
+/// anonymous one when it has none, or an expired or forged one), who is signed in through it, the submitted form
+/// fields, and who is acting.
 struct WebCall: Sendable {
     let request: Request
     let context: PasskeyRequestContext
+    /// The cookie of the part of the pages this request is for.
+    let cookies: WebSessionCookies
     var session: WebSession
+    /// The signed-in session the cookie's secret names in the store, if it has not ended.
+    var signedIn: WebSessionRecord?
     let csrfToken: String
     /// The fields of a submitted `application/x-www-form-urlencoded` form.
     let form: [String: String]
@@ -22,10 +28,16 @@ struct WebCall: Sendable {
         request.uri.queryParameters[name[...]].map(String.init).flatMap { $0.utf8.count <= 256 ? $0 : nil }
     }
 
-    /// The signed-in demo user, or `SIGN_IN_REQUIRED`.
-    func signedInUser() throws(APIError) -> (id: String, name: String) {
-        guard let id = session.userID else { throw APIError.signInRequired }
-        return (id, session.userName ?? id)
+    /// The signed-in user's id, or `SIGN_IN_REQUIRED`.
+    func signedInUserID() throws(APIError) -> String {
+        guard let id = signedIn?.userID else { throw APIError.signInRequired }
+        return id
+    }
+
+    /// The signed-in operator's name, or `SIGN_IN_REQUIRED`.
+    func operatorName() throws(APIError) -> String {
+        guard let name = signedIn?.operatorName else { throw APIError.signInRequired }
+        return name
     }
 }
 

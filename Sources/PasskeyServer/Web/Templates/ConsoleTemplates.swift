@@ -7,15 +7,26 @@ extension PageTemplates {
         <form method="post" action="/console/sign-out"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" class="link" id="console-sign-out">Sign out</button></form>
         """#
 
-    /// `/console` before sign-in: an operator presents a backend API key.
+    /// `/console` before sign-in: an operator signs in with their passkey, or presents a backend API key.
     static let consoleSignIn = #"""
         {{<layout}}
         {{$title}}Operator console · swift-passkeys{{/title}}
+        {{$scripts}}{{#passkeys}}<script src="/assets/passkeys.js" defer></script><script src="/assets/console.js" defer></script>{{/passkeys}}{{/scripts}}
         {{$main}}
         <h1>Operator console</h1>
-        <p class="lead">Sign in with one of this server's backend API keys. The key is checked and not kept; the console session lasts an hour at most.</p>
+        <p class="lead">The console session lasts an hour at most, apart from any account you are signed in to.</p>
+        <p id="status" class="status" role="status" aria-live="polite"></p>
         {{#problem}}<p class="status error" role="alert">{{{problem}}}</p>{{/problem}}
-        <form class="card" method="post" action="/console/sign-in">
+        {{#passkeys}}
+        <section class="card spaced" aria-labelledby="passkey-heading">
+          <h2 id="passkey-heading">With your passkey</h2>
+          <p>For operators named in the server's configuration.</p>
+          <button type="button" id="console-passkey">Sign in with a passkey</button>
+        </section>
+        {{/passkeys}}
+        <form class="card spaced" method="post" action="/console/sign-in">
+          <h2>With an API key</h2>
+          <p class="hint">A break-glass: one of this server's backend API keys, checked and not kept.</p>
           <input type="hidden" name="csrfToken" value="{{{csrfToken}}}">
           <label for="api-key">API key</label>
           <input id="api-key" name="apiKey" type="password" autocomplete="off" required>
@@ -87,6 +98,20 @@ extension PageTemplates {
           </tbody>
         </table>
         </div>
+        <h2>Sessions</h2>
+        <div class="table-scroll">
+        <table>
+          <thead><tr><th scope="col">Where</th><th scope="col">Signed in</th><th scope="col">Ends</th><th scope="col">Client address</th><th scope="col">Passkey</th><th scope="col"><span class="sr-only">Action</span></th></tr></thead>
+          <tbody>
+          {{#sessions}}
+            <tr><td>{{{kind}}}</td><td>{{{created}}}</td><td>{{{expires}}}</td><td class="mono">{{{clientIP}}}</td><td class="mono">{{{passkey}}}</td>
+              <td><form method="post" action="/console/users/{{{userID}}}/sessions/end"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><input type="hidden" name="sessionId" value="{{{sessionId}}}"><button type="submit" class="danger end-session">Sign out</button></form></td></tr>
+          {{/sessions}}
+          {{^sessions}}<tr><td colspan="6">Not signed in anywhere.</td></tr>{{/sessions}}
+          </tbody>
+        </table>
+        </div>
+        {{#sessions.0}}<form method="post" action="/console/users/{{{userID}}}/sessions/end" class="spaced"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" class="danger" id="end-all-sessions">Sign out everywhere</button></form>{{/sessions.0}}
         {{/main}}
         {{/layout}}
         """#

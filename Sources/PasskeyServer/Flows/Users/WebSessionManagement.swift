@@ -1,0 +1,33 @@
+import Foundation
+import PasskeyStorage
+import WebAuthn
+
+/// The web pages' signed-in sessions of a user, as the operator console lists and ends them.
+extension PasskeyService {
+    /// The user's sessions that have not ended, newest first.
+    func webSessions(userID: String) async throws(APIError) -> [WebSessionRecord] {
+        try Validation.userID(userID)
+        let time = now()
+        return try await storage { try await store.webSessions(userID: userID, at: time) }
+    }
+
+    /// Ends one of the user's sessions (`sessionID`), or all of them; audited as `web-session.ended`.
+    func endWebSessions(userID: String, sessionID: String?, by caller: Caller) async throws(APIError) {
+        let ended: Int
+        if let sessionID {
+            guard try await webSessions(userID: userID).contains(where: { $0.id == sessionID }) else {
+                throw APIError.notFound("No session \(sessionID) of user \(userID); it may have ended already.")
+            }
+            ended = try await storage { try await store.deleteWebSession(id: sessionID) } ? 1 : 0
+        } else {
+            ended = try await storage { try await store.deleteWebSessions(userID: userID, credentialID: nil) }
+        }
+        await audit(
+            "web-session.ended",
+            by: caller,
+            userID: userID,
+            subject: sessionID,
+            details: ["ended": "\(ended)"]
+        )
+    }
+}

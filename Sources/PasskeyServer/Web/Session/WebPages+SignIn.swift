@@ -1,0 +1,51 @@
+import Foundation
+import PasskeyStorage
+import WebAuthn
+
+/// Signing a browser in and out of the demo or the console: each sign-in is a new secret in a new cookie and a new
+/// session in the store, so a secret planted before sign-in is worth nothing and a copy taken before sign-out
+/// opens nothing afterwards.
+extension WebPages {
+    /// Signs the browser in as `userID` (the demo) or `operatorName` (the console), with the passkey
+    /// `credentialID` when one was used, ending the session it had.
+    func signIn(
+        _ call: inout WebCall,
+        userID: String?,
+        operatorName: String? = nil,
+        credentialID: String? = nil
+    ) async throws(APIError) {
+        try await endSession(&call)
+        let lifetime = TimeInterval(call.cookies.lifetime)
+        let record = WebSessionRecord(
+            id: Secrets.identifier(prefix: "ws_"),
+            secretHash: call.session.secretHash,
+            kind: call.cookies.kind,
+            userID: userID,
+            operatorName: operatorName,
+            credentialID: credentialID.flatMap { try? Base64URL.decode($0) },
+            clientIP: call.context.clientIP,
+            createdAt: call.now,
+            expiresAt: call.now.addingTimeInterval(lifetime)
+        )
+        try await service.storage { try await service.store.createWebSession(record) }
+        call.signedIn = record
+    }
+
+    /// Ends the browser's session, if it had one, and gives it a new anonymous cookie.
+    func endSession(_ call: inout WebCall) async throws(APIError) {
+        if let signedIn = call.signedIn {
+            _ = try await service.storage { try await service.store.deleteWebSession(id: signedIn.id) }
+        }
+        call.signedIn = nil
+        call.session = .anonymous(lifetime: call.cookies.lifetime, now: call.now)
+    }
+
+    /// The signed-in demo user's record, or `SIGN_IN_REQUIRED`.
+    func signedInUser(_ call: WebCall) async throws(APIError) -> UserRecord {
+        let id = try call.signedInUserID()
+        guard let user = try await service.storage({ try await service.store.user(id: id) }) else {
+            throw APIError.signInRequired
+        }
+        return user
+    }
+}
