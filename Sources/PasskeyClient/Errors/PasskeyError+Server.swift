@@ -54,6 +54,7 @@ extension PasskeyError.Code {
         "CREDENTIAL_NOT_FOUND": .passkeyNotFound,
         "NO_ACTIVE_CREDENTIALS": .passkeyNotFound,
         "CREDENTIAL_INACTIVE": .passkeyRevoked,
+        "CREDENTIAL_USE_CONFLICT": .challengeConsumed,
         "CREDENTIAL_ALREADY_REGISTERED": .passkeyAlreadyExists,
         "CREDENTIAL_CLONE_SUSPECTED": .credentialCloneSuspected,
         "MAX_CREDENTIALS_REACHED": .maxCredentialsReached,
@@ -77,6 +78,8 @@ extension PasskeyError.Code {
         "CSRF_TOKEN_INVALID": .invalidOrExpiredSession,
         "SIGN_IN_REQUIRED": .invalidOrExpiredSession,
         "USER_NAME_TAKEN": .invalidInput,
+        "DEMO_ACCOUNT_REQUIRED": .authenticatorNotAllowed,
+        "OPERATOR_REQUIRED": .authenticatorNotAllowed,
     ]
 
     private static func looksLikeCode(_ text: String) -> Bool {

@@ -61,8 +61,11 @@ struct WebSessionEndTests {
             let options = try await api.registrationOptions(added)
             _ = try await api.completeRegistration(added, api.registrationResponse(options, authenticator: &laptop))
             #expect(
-                try await first.post("/demo/passkeys/finish", body: ["registrationAttemptId": added.registrationAttemptId])
-                    .status == .ok
+                try await first.post(
+                    "/demo/passkeys/finish",
+                    body: ["registrationAttemptId": added.registrationAttemptId]
+                )
+                .status == .ok
             )
             let second = WebClient(api)
             #expect(try await DemoTests.signIn("kim", second, &laptop).status == .ok)
@@ -126,7 +129,10 @@ struct WebSessionEndTests {
             func passkeySignIn(_ phone: inout TestAuthenticator) async throws -> (WebClient, APIResponse) {
                 let web = WebClient(api)
                 #expect(try await web.get("/console").text.contains(#"id="console-passkey""#))
-                let session = try await web.post("/console/sign-in/passkey").expect(.created, AuthenticationSession.self)
+                let session = try await web.post("/console/sign-in/passkey").expect(
+                    .created,
+                    AuthenticationSession.self
+                )
                 let options = try await api.authenticationOptions(session)
                 let completion = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone))
                     .expect(.ok, SignInCompletion.self)
