@@ -91,11 +91,15 @@ struct WebPagesBrowserTests {
                 try await page.waitFor(selector: "#confirm-delete")
                 try await page.screenshot(to: shots.appendingPathComponent("4-confirm-delete.png"))
                 try await page.click("#confirm-delete")
-                try await page.waitFor(text: "Passkey deleted.", in: "#status")
-                #expect(try await page.evaluate("document.querySelectorAll('.passkey').length") == 0)
+                // It was the passkey this session signed in with: the session ended with it.
+                try await page.waitFor(text: "Passkey deleted. You had signed in with it", in: "#status")
+                #expect(try await page.url() == server.baseURL + "/?done=deleted-signed-out")
+                #expect(
+                    try await page.evaluate("fetch('/account', {redirect: 'manual'}).then(r => r.type)")
+                        == "opaqueredirect"
+                )
 
                 // The passkey is still on the device, but the server refuses it, saying why.
-                try await Self.signOut(page)
                 try await page.click("#sign-in-discoverable")
                 try await page.waitFor(text: "deleted from your account", in: "#status")
                 #expect(try await page.text("#status").contains("CREDENTIAL_INACTIVE"))
@@ -103,7 +107,7 @@ struct WebPagesBrowserTests {
                 try await page.click("#sign-in button[type=submit]")
                 try await page.waitFor(text: "no passkey any more", in: "#status")
                 try await page.screenshot(to: shots.appendingPathComponent("5-refused.png"))
-                #expect(try await page.url() == server.baseURL + "/")
+                #expect(try await page.url() == server.baseURL + "/?done=deleted-signed-out")
                 #expect(Self.scriptErrors(page).isEmpty, "\(Self.scriptErrors(page))")
             }
         }

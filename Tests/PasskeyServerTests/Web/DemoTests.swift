@@ -180,10 +180,14 @@ struct DemoTests {
 
             let confirm = try await web.get("/account/passkeys/\(phoneID)/delete")
             #expect(confirm.text.contains("Delete “Erin"))
+            // Deleting a passkey ends the sessions signed in with it, this one too.
             #expect(
                 try await web.submit("/account/passkeys/\(phoneID)/delete").headers[.location]
-                    == "/account?done=deleted"
+                    == "/?done=deleted-signed-out"
             )
+            #expect(try await web.get("/account").status == .seeOther)
+            #expect(try await web.get("/?done=deleted-signed-out").text.contains("You had signed in with it"))
+            #expect(try await Self.signIn("erin", web, &laptop).status == .ok)
             #expect(!(try await web.get("/account").text.contains(phoneID)))
 
             // Another user cannot touch erin's laptop passkey.

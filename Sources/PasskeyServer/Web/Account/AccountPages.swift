@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PasskeyStorage
+import WebAuthn
 
 /// `/account`: the signed-in user's passkeys — rename, delete after a confirmation, add another — and sign-out.
 /// Renaming and deleting are plain forms, so they work without JavaScript.
@@ -45,7 +46,9 @@ extension WebPages {
                     id: credential.credentialId,
                     by: call.caller("user:\(credential.userId)")
                 )
-                return Self.redirect("/account?done=deleted")
+                // The session signed in with that passkey ended with it.
+                let signedInWithIt = call.signedIn?.credentialID.map(Base64URL.encode) == credential.credentialId
+                return Self.redirect(signedInWithIt ? "/?done=deleted-signed-out" : "/account?done=deleted")
             }
         }
         router.post("/sign-out") { request, context in

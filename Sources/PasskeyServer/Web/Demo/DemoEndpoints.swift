@@ -40,7 +40,11 @@ extension WebPages {
         router.get("/") { request, context in
             try await page(request, context) { call throws(APIError) in
                 let user = call.signedIn == nil ? nil : try? await signedInUser(call)
-                return templates.page("demo", layoutValues(call) + ["userName": user?.name])
+                let notice =
+                    call.query("done") == "deleted-signed-out"
+                    ? "Passkey deleted. You had signed in with it, so you are signed out: sign in with another passkey."
+                    : nil
+                return templates.page("demo", layoutValues(call) + ["userName": user?.name, "notice": notice])
             }
         }
         router.post("/demo/sign-up") { request, context in

@@ -1,5 +1,6 @@
 extension PageTemplates {
-    /// `/`: sign up, and sign in with a user name, without one, or from the user name field's autofill.
+    /// `/`: sign up, and sign in with a user name, without one, or from the user name field's autofill; a notice after
+    /// a sign-out the server made (`?done=…`).
     static let demo = #"""
         {{<layout}}
         {{$title}}Passkey demo · swift-passkeys{{/title}}
@@ -8,7 +9,7 @@ extension PageTemplates {
         {{$main}}
         <h1>Sign in with a passkey</h1>
         <p class="lead">No password: your device creates a key pair for this site and unlocks it with your fingerprint, face or screen lock.</p>
-        <p id="status" class="status" role="status" aria-live="polite"></p>
+        <p id="status" class="status{{#notice}} ok{{/notice}}" role="status" aria-live="polite">{{{notice}}}</p>
         <div class="cards">
           <section class="card" aria-labelledby="sign-up-heading">
             <h2 id="sign-up-heading">Create an account</h2>
