@@ -23,6 +23,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var expiries: Expiries
     public var limits: Limits
     public var web: Web
+    public var identityVerification: IdentityVerification
 
     public struct AppleApp: Sendable, Codable, Equatable {
         public var teamId: String
@@ -74,6 +75,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         /// Offered credential algorithms, in order of preference (COSE identifiers).
         public var algorithms: [Int] = [-7, -8, -257]
         public var maxCredentialsPerUser = 10
+        public var stepUp = StepUpPolicy()
 
         public enum SignCount: String, Sendable, Codable { case reject, report }
         public init() {}
@@ -170,6 +172,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         expiries = Expiries()
         limits = Limits()
         web = Web()
+        identityVerification = IdentityVerification()
     }
 }
 
@@ -208,9 +211,11 @@ extension ServerConfiguration {
     /// Members that may appear although the defaults leave them out, and the members of those that are objects.
     private static let optionalMembers: Set<String> = [
         "policy.authenticatorAttachment", "web.sessionSecret", "policy.metadata",
+        "identityVerification.autoDecision", "identityVerification.webhook",
     ]
     private static let optionalObjectMembers: [String: Set<String>] = [
-        "policy.metadata": ["blob", "rootCertificates", "requireEntry", "allowStale"]
+        "policy.metadata": ["blob", "rootCertificates", "requireEntry", "allowStale"],
+        "identityVerification.webhook": ["url", "secret"],
     ]
     /// Maps whose keys are data (attestation formats), not settings.
     private static let openMaps: Set<String> = ["policy.trustAnchors"]

@@ -99,6 +99,23 @@ public enum PasskeyRoutes {
                 try await s.revokeCredential(id: try call.parameter("credentialId"), by: call.caller)
                 return Response(status: .noContent)
             },
+            Route(.get, "/v1/identity-verification/runs/{workflowRunId}", .backend) { _, _, call in
+                JSONBody.response(try await s.workflowRun(id: try call.parameter("workflowRunId")))
+            },
+            Route(.post, "/v1/identity-verification/runs/{workflowRunId}/decision", .backend) { request, _, call in
+                guard s.configuration.identityVerification.provider == .simulated else {
+                    throw APIError.notFound("No such endpoint: decisions are posted here only with the simulated provider.")
+                }
+                let body = try await call.body(PasskeyService.DecisionRequest.self, request)
+                return JSONBody.response(
+                    try await s.decideWorkflowRun(
+                        id: try call.parameter("workflowRunId"),
+                        decision: body.decision,
+                        faceMatch: body.faceMatch,
+                        by: call.caller
+                    )
+                )
+            },
             Route(.get, "/v1/audit-events", .backend) { request, _, _ in
                 let query = request.uri.queryParameters
                 return JSONBody.response(
@@ -148,6 +165,16 @@ public enum PasskeyRoutes {
                     )
                 )
             },
+            Route(.post, "/biometric-passkey/mobile/step-up/{biometricPasskeySessionId}/idv/start", .client) { _, _, call in
+                JSONBody.response(
+                    try await s.startStepUpIdentityVerification(
+                        flowID: try call.parameter("biometricPasskeySessionId"),
+                        clientToken: call.bearerToken,
+                        by: call.caller
+                    ),
+                    status: .created
+                )
+            },
             Route(.post, "/v1/client/authentications/{biometricPasskeySessionId}/complete", .client) {
                 request,
                 _,
@@ -171,6 +198,16 @@ public enum PasskeyRoutes {
     static func open(_ s: PasskeyService) -> [Route] {
         let files = AssociationFiles(configuration: s.configuration)
         return [
+            Route(.post, "/v1/identity-verification/webhook", .open) { request, _, call in
+                let body: [UInt8]
+                do {
+                    body = Array(buffer: try await request.body.collect(upTo: call.bodyLimit))
+                } catch {
+                    throw APIError.payloadTooLarge(call.bodyLimit)
+                }
+                try await s.receiveWebhook(body, headers: request.headers, by: Caller(actor: "idv-webhook", requestID: call.caller.requestID, clientIP: call.caller.clientIP))
+                return Response(status: .noContent)
+            },
             Route(.get, "/health", .open) { _, _, _ in
                 JSONBody.response(["status": "ok"])
             },

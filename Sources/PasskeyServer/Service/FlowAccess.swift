@@ -18,26 +18,31 @@ extension PasskeyService {
     }
 
     /// Issues a new challenge for the flow (while it awaits options or a response) and returns it.
-    func issueChallenge(_ flow: FlowRecord) async throws(APIError) -> [UInt8] {
-        let challenge = Secrets.randomBytes(32)
+    /// Issues `challenge` for `flow` when its status is one of `statuses` (by default: a challenge may be issued
+    /// again until the flow completes), storing `payload` with it when given.
+    func issueChallenge(
+        _ flow: FlowRecord,
+        challenge: [UInt8] = Secrets.randomBytes(32),
+        from statuses: Set<FlowStatus> = [.created, .optionsIssued, .failed],
+        payload: [UInt8]? = nil
+    ) async throws(APIError) -> [UInt8] {
         let expiresAt = min(expiry(configuration.expiries.challenge), flow.expiresAt)
         let update = FlowUpdate(
             status: .optionsIssued,
             challengeHash: Secrets.hash(challenge),
-            challengeExpiresAt: expiresAt
+            challengeExpiresAt: expiresAt,
+            payload: payload
         )
+        let time = now()
         let updated = try await storage {
-            try await store.updateFlow(
-                id: flow.id,
-                expectedStatuses: [.created, .optionsIssued, .failed],
-                at: now(),
-                update: update
-            )
+            try await store.updateFlow(id: flow.id, expectedStatuses: statuses, at: time, update: update)
         }
         guard updated != nil else {
-            throw flow.kind == .registration
-                ? .registrationAttemptConflict("This registration attempt is already complete.")
-                : .invalidOrExpiredSession
+            if flow.kind == .registration {
+                throw .registrationAttemptConflict("This registration attempt is already complete.")
+            }
+            // A flow that has not expired was refused for its status: its challenge was issued already.
+            throw statuses == [.created] && flow.expiresAt > time ? .challengeRefreshForbidden : .invalidOrExpiredSession
         }
         return challenge
     }

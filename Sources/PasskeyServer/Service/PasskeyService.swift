@@ -20,6 +20,8 @@ public struct PasskeyService: Sendable {
     let clientRequestLimiter = RateLimiter()
     /// The proxies whose `X-Forwarded-For` entries are believed.
     let trustedProxies: TrustedProxies
+    /// Where identity-verification runs are created (`identityVerification.provider`).
+    let identityVerifier: any IdentityVerificationProvider
     let metrics: ServerMetrics
 
     /// - Parameters:
@@ -57,6 +59,7 @@ public struct PasskeyService: Sendable {
         )
         self.attestationPolicy = try Self.attestationPolicy(configuration.policy, metadata: metadata)
         self.metrics = ServerMetrics()
+        self.identityVerifier = configuration.identityVerification.makeProvider
         if let blob = metadata?.blob { Self.logUnusableEntries(of: blob, to: logger) }
     }
 

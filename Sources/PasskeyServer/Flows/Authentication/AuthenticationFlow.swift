@@ -11,15 +11,11 @@ extension PasskeyService {
         _ request: CreateAuthenticationRequest,
         by caller: Caller
     ) async throws(APIError) -> CreateAuthenticationResponse {
-        let mode = request.mode ?? "standard"
-        guard mode == "standard" || mode == "stepUp" else {
+        guard let mode = SignInMode(rawValue: request.mode ?? "standard") else {
             throw APIError.invalidRequest("mode must be 'standard' or 'stepUp'.")
         }
-        guard request.transaction == nil else {
-            throw APIError.invalidRequest(
-                "transaction-bound sign-in is not available on this server yet; leave 'transaction' out."
-            )
-        }
+        let stepUp = try stepUpRequirements(request, mode: mode)
+        try await refuseReusedWorkflowRun(request.workflowRunId)
         let action = try request.action.map { action throws(APIError) in
             try Validation.text(action, field: "action", maximum: 128)
         }
@@ -30,7 +26,7 @@ extension PasskeyService {
             }
             let credentials = try await storage { try await store.credentials(userID: userID) }
             guard credentials.contains(where: { $0.status == .active }) else { throw APIError.noActiveCredentials }
-        } else if mode == "stepUp" {
+        } else if mode == .stepUp {
             throw APIError.invalidRequest("A step-up sign-in needs the userId of the user who must confirm.")
         }
         let time = now()
@@ -44,7 +40,14 @@ extension PasskeyService {
             expiresAt: expiry(configuration.expiries.authenticationSession),
             createdAt: time,
             updatedAt: time,
-            payload: Self.encodePayload(AuthenticationState(mode: mode, action: action))
+            payload: Self.encodePayload(
+                AuthenticationState(
+                    mode: mode,
+                    action: action,
+                    transaction: stepUp.transaction,
+                    identityVerification: stepUp.identityVerification ? true : nil
+                )
+            )
         )
         try await storage { try await store.createFlow(flow) }
         await audit(
@@ -52,12 +55,17 @@ extension PasskeyService {
             by: caller,
             userID: request.userId,
             subject: flow.id,
-            details: ["mode": mode]
+            details: [
+                "mode": mode.rawValue, "transactionDigest": stepUp.transaction?.digest ?? "none",
+                "identityVerification": "\(stepUp.identityVerification)",
+            ]
         )
         return CreateAuthenticationResponse(
             biometricPasskeySessionId: flow.id,
             clientToken: token,
-            expiresAt: flow.expiresAt
+            expiresAt: flow.expiresAt,
+            transaction: stepUp.transaction,
+            identityVerification: stepUp.identityVerification ? "required" : nil
         )
     }
 
@@ -66,7 +74,10 @@ extension PasskeyService {
         clientToken: String?
     ) async throws(APIError) -> PublicKeyOptionsResponse<PublicKeyCredentialRequestOptionsJSON> {
         let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: .authentication)
-        let state = try decodePayload(AuthenticationState.self, from: flow)
+        var state = try decodePayload(AuthenticationState.self, from: flow)
+        if state.identityVerification == true {
+            _ = try await approvedWorkflowRun(flowID: flow.id, notStarted: .workflowNotStarted)
+        }
         var allowed: [PublicKeyCredentialDescriptorJSON] = []
         if let userID = flow.userID {
             allowed = try await storage { try await store.credentials(userID: userID) }.filter { $0.status == .active }
@@ -78,13 +89,26 @@ extension PasskeyService {
                 }
             guard !allowed.isEmpty else { throw APIError.noActiveCredentials }
         }
-        let challenge = try await issueChallenge(flow)
+        var refresh: Set<FlowStatus> = [.created, .optionsIssued, .failed]
+        if state.mode == .stepUp {
+            // A step-up signs one challenge, and its allow-list is fixed with it.
+            refresh = [.created]
+            state.allowedCredentialIDs = allowed.map(\.id.base64URL)
+        }
+        let random = Secrets.randomBytes(32)
+        let challenge = try await issueChallenge(
+            flow,
+            challenge: state.transaction?.challenge(random: random) ?? random,
+            from: refresh,
+            payload: state.mode == .stepUp ? Self.encodePayload(state) : nil
+        )
         var builder = RequestOptionsBuilder(relyingPartyID: configuration.rpId)
         builder.timeout = UInt32(configuration.expiries.challenge * 1000)
-        builder.userVerification = state.mode == "stepUp" ? .required : configuration.policy.userVerification
+        builder.userVerification = state.mode == .stepUp ? .required : configuration.policy.userVerification
         do {
             return PublicKeyOptionsResponse(
-                publicKey: try builder.build(challenge: challenge, allowCredentials: allowed)
+                publicKey: try builder.build(challenge: challenge, allowCredentials: allowed),
+                transaction: state.transaction
             )
         } catch {
             logger.error("request options could not be built", metadata: ["error": "\(error)"])
@@ -99,6 +123,9 @@ extension PasskeyService {
         by caller: Caller
     ) async throws(APIError) -> CompleteAuthenticationResponse {
         let state = try decodePayload(AuthenticationState.self, from: flow)
+        let run =
+            state.identityVerification == true
+            ? try await approvedWorkflowRun(flowID: flow.id, notStarted: .workflowNotStarted) : nil
         // The client address's attempt is counted before anything is tried, and given back when it succeeds.
         let addressLimit = FailureLimit.failedAssertions(clientIP: caller.clientIP, configuration.limits)
         try await countAttempt(addressLimit)
@@ -114,7 +141,10 @@ extension PasskeyService {
             }
             guard stored.status == .active else { throw APIError.credentialInactive }
             if let userID = flow.userID, stored.userID != userID {
-                throw state.mode == "stepUp" ? APIError.userMismatch : APIError.credentialNotFound
+                throw state.mode == .stepUp ? APIError.userMismatch : APIError.credentialNotFound
+            }
+            if let allowed = state.allowedCredentialIDs, !allowed.contains(Base64URL.encode(stored.id)) {
+                throw APIError.stepUpAuthSessionMismatch
             }
             guard let owner = try await storage({ try await store.user(id: stored.userID) }) else {
                 throw APIError.credentialNotFound
@@ -141,7 +171,7 @@ extension PasskeyService {
                 relyingPartyID: configuration.rpId,
                 origins: origins,
                 user: flow.userID == nil ? .discoverable : .identified(userHandle: owner.handle),
-                userVerification: state.mode == "stepUp" ? .required : configuration.policy.userVerification,
+                userVerification: state.mode == .stepUp ? .required : configuration.policy.userVerification,
                 allowCredentials: [],
                 signCountPolicy: configuration.policy.signCount == .reject ? .rejectRegression : .reportRegression,
                 allowBackupEligible: configuration.policy.allowSyncedCredentials
@@ -185,7 +215,12 @@ extension PasskeyService {
                 backupState: verified.backupState,
                 mode: state.mode,
                 action: state.action,
-                completedAt: time
+                completedAt: time,
+                transaction: state.transaction,
+                assurance: !verified.userVerified ? "passkey" : run == nil ? "passkey+uv" : "passkey+uv+idv",
+                identityVerification: run.map {
+                    AuthenticationResult.IdentityVerificationOutcome(workflowRunId: $0.id, decision: $0.status.rawValue)
+                }
             )
             let token = Secrets.token(prefix: "pkr_")
             let expiresAt = expiry(configuration.expiries.resultToken)
@@ -213,7 +248,7 @@ extension PasskeyService {
                 userID: owner.id,
                 subject: result.credentialId,
                 details: [
-                    "flow": flow.id, "mode": state.mode, "userVerified": "\(verified.userVerified)",
+                    "flow": flow.id, "mode": state.mode.rawValue, "userVerified": "\(verified.userVerified)",
                     "signCountRegressed": "\(verified.signCountRegressed)",
                 ]
             )

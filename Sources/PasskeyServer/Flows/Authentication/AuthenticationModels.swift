@@ -1,21 +1,52 @@
 import Foundation
 import WebAuthn
 
+/// How a sign-in runs: `standard`, or `stepUp` — a user who is signed in already confirms a risky action, with
+/// user verification always, and optionally a transaction text bound into the challenge and identity verification.
+enum SignInMode: String, Codable, Sendable {
+    case standard
+    case stepUp
+}
+
 /// `POST /v1/authentications`
 struct CreateAuthenticationRequest: Decodable, Sendable {
     /// Absent: usernameless sign-in with a discoverable credential.
     let userId: String?
-    /// `standard` (default) or `stepUp` (user verification mandatory).
+    /// `standard` (default) or `stepUp`.
     let mode: String?
     /// What the sign-in is for, echoed at redemption (such as `login`, `payment.approve`).
     let action: String?
-    let transaction: String?
+    /// Step-up only: the text of what the user approves; its digest becomes part of the challenge.
+    let transaction: TransactionRequest?
+    /// Step-up only: `none` (default) or `required`.
+    let identityVerification: String?
+    /// A run of another flow cannot be brought along: refused with `WORKFLOW_RUN_REUSE_FORBIDDEN`.
+    let workflowRunId: String?
+
+    init(
+        userId: String?,
+        mode: String?,
+        action: String?,
+        transaction: TransactionRequest? = nil,
+        identityVerification: String? = nil,
+        workflowRunId: String? = nil
+    ) {
+        self.userId = userId
+        self.mode = mode
+        self.action = action
+        self.transaction = transaction
+        self.identityVerification = identityVerification
+        self.workflowRunId = workflowRunId
+    }
 }
 
 struct CreateAuthenticationResponse: Encodable, Sendable {
     let biometricPasskeySessionId: String
     let clientToken: String
     let expiresAt: Date
+    let transaction: Transaction?
+    /// `required` when the client must verify the person's identity first (`…/idv/start`).
+    let identityVerification: String?
 }
 
 /// `POST /v1/client/authentications/{id}/complete`
@@ -35,18 +66,33 @@ struct RedeemRequest: Decodable, Sendable {
 
 /// What an authentication flow keeps in its payload, and what redemption returns.
 struct AuthenticationState: Codable, Sendable {
-    var mode: String
+    var mode: SignInMode
     var action: String?
+    var transaction: Transaction?
+    var identityVerification: Bool?
+    /// A step-up's allow-list, as its options gave it out (base64url ids).
+    var allowedCredentialIDs: [String]?
     var result: AuthenticationResult?
 }
 
 struct AuthenticationResult: Codable, Sendable, Equatable {
+    /// The identity-verification run a step-up required, and its decision.
+    struct IdentityVerificationOutcome: Codable, Sendable, Equatable {
+        let workflowRunId: String
+        let decision: String
+    }
+
     let userId: String
     let credentialId: String
     let userVerified: Bool
     let backupEligible: Bool
     let backupState: Bool
-    let mode: String
+    let mode: SignInMode
     let action: String?
     let completedAt: Date
+    let transaction: Transaction?
+    /// `passkey`, `passkey+uv` (the authenticator verified the user) or `passkey+uv+idv` (and identity verification
+    /// approved the person for this session).
+    let assurance: String?
+    let identityVerification: IdentityVerificationOutcome?
 }

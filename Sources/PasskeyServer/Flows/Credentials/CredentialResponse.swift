@@ -21,6 +21,9 @@ struct CredentialResponse: Codable, Sendable, Equatable {
     let attestationType: String
     let attestationTrusted: Bool
     let algorithm: String
+    /// Created after the person's identity was verified, by this run.
+    let identityVerified: Bool
+    let workflowRunId: String?
 
     /// - Parameter metadata: the server's FIDO metadata, for the authenticator's name.
     init(_ row: CredentialRecordRow, metadata: MetadataBLOB?) {
@@ -40,5 +43,7 @@ struct CredentialResponse: Codable, Sendable, Equatable {
         attestationType = row.attestationType
         attestationTrusted = row.attestationTrusted
         algorithm = COSEAlgorithmIdentifier(rawValue: row.algorithm).name
+        identityVerified = row.workflowRunID != nil
+        workflowRunId = row.workflowRunID
     }
 }

@@ -17,14 +17,17 @@ extension PasskeyService {
         let userName = try Validation.text(request.userName, field: "userName", maximum: 256)
         let displayName = try Validation.text(request.displayName ?? userName, field: "displayName", maximum: 256)
         if let name = request.credentialName { _ = try CredentialName(name) }
+        let identityVerification: Bool
         switch request.identityVerification ?? "none" {
-        case "none": break
+        case "none": identityVerification = false
         case "required":
-            throw APIError.invalidRequest(
-                "identityVerification 'required' needs an identity-verification provider, and none is configured."
-            )
+            guard configuration.identityVerification.provider != .disabled else {
+                throw APIError.identityVerificationNotConfigured("identityVerification 'required'")
+            }
+            identityVerification = true
         default: throw APIError.invalidRequest("identityVerification must be 'none' or 'required'.")
         }
+        try await refuseReusedWorkflowRun(request.workflowRunId)
         let explicit: Bool
         switch request.finalize ?? "automatic" {
         case "automatic": explicit = false
@@ -45,8 +48,13 @@ extension PasskeyService {
             )
         }
         let token = Secrets.token(prefix: "pkc_")
+        let flowID = Secrets.identifier(prefix: "reg_")
+        // The run first: when the provider cannot create it, no attempt is left that could never go on.
+        let run =
+            identityVerification
+            ? try await startWorkflowRun(purpose: .enrollment, userID: user.id, flowID: flowID, by: caller) : nil
         let flow = FlowRecord(
-            id: Secrets.identifier(prefix: "reg_"),
+            id: flowID,
             kind: .registration,
             status: .created,
             userID: user.id,
@@ -60,7 +68,8 @@ extension PasskeyService {
                     displayName: displayName,
                     credentialName: request.credentialName,
                     explicitFinalize: explicit,
-                    newAccount: newAccount ? true : nil
+                    newAccount: newAccount ? true : nil,
+                    identityVerification: identityVerification ? true : nil
                 )
             )
         )
@@ -70,9 +79,15 @@ extension PasskeyService {
             by: caller,
             userID: user.id,
             subject: flow.id,
-            details: ["finalize": explicit ? "explicit" : "automatic"]
+            details: ["finalize": explicit ? "explicit" : "automatic", "identityVerification": "\(identityVerification)"]
         )
-        return CreateRegistrationResponse(registrationAttemptId: flow.id, clientToken: token, expiresAt: flow.expiresAt)
+        return CreateRegistrationResponse(
+            registrationAttemptId: flow.id,
+            clientToken: token,
+            expiresAt: flow.expiresAt,
+            workflowRunId: run?.workflowRunId,
+            idvToken: run?.idvToken
+        )
     }
 
     func registrationOptions(
@@ -81,6 +96,7 @@ extension PasskeyService {
     ) async throws(APIError) -> PublicKeyOptionsResponse<PublicKeyCredentialCreationOptionsJSON> {
         let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: .registration)
         let state = try decodePayload(RegistrationState.self, from: flow)
+        if state.identityVerification == true { _ = try await approvedWorkflowRun(flowID: flow.id) }
         guard let userID = flow.userID, let user = try await storage({ try await store.user(id: userID) }) else {
             throw APIError.registrationAttemptExpired
         }
@@ -127,6 +143,7 @@ extension PasskeyService {
             try CredentialName(name)
         }
         guard let userID = flow.userID else { throw APIError.registrationAttemptExpired }
+        let run = state.identityVerification == true ? try await approvedWorkflowRun(flowID: flow.id) : nil
         let challenge = try await consumeChallenge(
             flow,
             clientDataJSON: request.credential.response.clientDataJSON.bytes
@@ -195,7 +212,8 @@ extension PasskeyService {
             status: state.explicitFinalize ? .reserved : .active,
             reservedUntil: state.explicitFinalize ? expiry(configuration.expiries.reservation) : nil,
             flowID: flow.id,
-            createdAt: time
+            createdAt: time,
+            workflowRunID: run?.id
         )
         var completed = state
         completed.credentialID = Base64URL.encode(row.id)
@@ -250,7 +268,7 @@ extension PasskeyService {
             subject: completed.credentialID,
             details: [
                 "flow": flow.id, "name": row.name, "aaguid": row.aaguid, "attestationFormat": row.attestationFormat,
-                "status": row.status.rawValue,
+                "status": row.status.rawValue, "workflowRunId": run?.id ?? "none",
             ]
         )
         return CredentialResponse(row, metadata: metadataBLOB)

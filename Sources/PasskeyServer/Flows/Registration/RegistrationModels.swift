@@ -11,12 +11,17 @@ struct CreateRegistrationRequest: Decodable, Sendable {
     let credentialName: String?
     /// `automatic` (default) or `explicit` (two-phase commit: finalize or abort through the backend API).
     let finalize: String?
+    /// A run of another flow cannot be brought along: refused with `WORKFLOW_RUN_REUSE_FORBIDDEN`.
+    let workflowRunId: String?
 }
 
 struct CreateRegistrationResponse: Encodable, Sendable {
     let registrationAttemptId: String
     let clientToken: String
     let expiresAt: Date
+    /// With `identityVerification: required`: the run to complete before the passkey can be created.
+    let workflowRunId: String?
+    let idvToken: String?
 }
 
 /// `POST /v1/client/registrations/{id}/complete`
@@ -46,9 +51,13 @@ struct RegistrationState: Codable, Sendable {
     /// A sign-up: the attempt may only give the user their first passkey, so it can never add one to an account
     /// that someone else completed while it was pending.
     var newAccount: Bool?
+    /// Identity verification must approve the attempt before its options are given out.
+    var identityVerification: Bool?
 }
 
 /// An options response: `{"publicKey": …}`, as `PublicKeyCredential.parse…OptionsFromJSON` takes it.
 struct PublicKeyOptionsResponse<Options: Encodable & Sendable>: Encodable, Sendable {
     let publicKey: Options
+    /// A step-up's transaction, whose digest ends the challenge: the client shows the text and checks the digest.
+    var transaction: Transaction? = nil
 }

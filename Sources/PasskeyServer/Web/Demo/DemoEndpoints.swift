@@ -162,7 +162,8 @@ extension WebPages {
                 displayName: displayName,
                 identityVerification: nil,
                 credentialName: credentialName,
-                finalize: nil
+                finalize: nil,
+                workflowRunId: nil
             ),
             newAccount: newAccount,
             by: call.caller(Self.demoActor)

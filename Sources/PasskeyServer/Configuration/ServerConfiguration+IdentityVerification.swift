@@ -1,0 +1,89 @@
+import Foundation
+
+extension ServerConfiguration {
+    /// `identityVerification`: who decides that a person is who they say they are, before a passkey is created or
+    /// a step-up is approved (DESIGN §5).
+    public struct IdentityVerification: Sendable, Codable, Equatable {
+        public enum Provider: String, Sendable, Codable {
+            /// No identity verification: asking for it is `INVALID_REQUEST`.
+            case disabled
+            /// For development, demos and tests: a run waits for a decision posted to the backend API (or
+            /// `passkeys idv decide`), or is decided at once by `autoDecision`.
+            case simulated
+            /// A vendor reached over HTTP: the server creates runs at `webhook.url`, and the vendor reports
+            /// decisions to `POST /v1/identity-verification/webhook`, both signed with `webhook.secret`.
+            case webhook
+        }
+
+        public enum Decision: String, Sendable, Codable { case approved, declined, review }
+
+        public var provider: Provider = .disabled
+        /// Simulated only: the decision every new run gets at once (demo mode).
+        public var autoDecision: Decision?
+        /// How long a run may wait for its decision, in seconds.
+        public var runLifetime = 900
+        public var webhook: Webhook?
+
+        public struct Webhook: Sendable, Codable, Equatable {
+            /// Where runs are created (`POST`, https; http only for localhost).
+            public var url: String
+            /// The secret both directions are signed with (HMAC-SHA256, at least 32 characters).
+            public var secret: String
+
+            public init(url: String, secret: String) {
+                self.url = url
+                self.secret = secret
+            }
+        }
+
+        public init() {}
+    }
+
+    /// `policy.stepUp`: what every step-up sign-in must have, whatever the backend asks for.
+    public struct StepUpPolicy: Sendable, Codable, Equatable {
+        /// Every step-up names the transaction it approves.
+        public var requireTransaction = false
+        /// Every step-up verifies the person's identity first.
+        public var requireIdentityVerification = false
+        public init() {}
+    }
+
+    func validateIdentityVerification() throws(ConfigurationError) {
+        let settings = identityVerification
+        guard (60...86_400).contains(settings.runLifetime) else {
+            throw ConfigurationError(field: "identityVerification.runLifetime", "must be 60 to 86400 seconds")
+        }
+        if settings.autoDecision != nil, settings.provider != .simulated {
+            throw ConfigurationError(field: "identityVerification.autoDecision", "is for the simulated provider only")
+        }
+        switch (settings.provider, settings.webhook) {
+        case (.webhook, nil):
+            throw ConfigurationError(field: "identityVerification.webhook", "must give url and secret for the webhook provider")
+        case (.webhook, let webhook?):
+            try Self.validateOrigin(
+                webhookOrigin(webhook.url),
+                field: "identityVerification.webhook.url",
+                rpId: rpId,
+                mustMatchRP: false
+            )
+            guard webhook.secret.utf8.count >= 32 else {
+                throw ConfigurationError(field: "identityVerification.webhook.secret", "must be at least 32 characters")
+            }
+        default:
+            break
+        }
+        if policy.stepUp.requireIdentityVerification, settings.provider == .disabled {
+            throw ConfigurationError(
+                field: "policy.stepUp.requireIdentityVerification",
+                "needs an identity-verification provider: set identityVerification.provider"
+            )
+        }
+    }
+
+    /// The origin part of a webhook URL (its path is allowed), for the origin checks.
+    private func webhookOrigin(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        return String(url[..<schemeEnd.upperBound]) + String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+    }
+}

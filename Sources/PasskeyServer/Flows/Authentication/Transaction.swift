@@ -1,0 +1,42 @@
+import Crypto
+import Foundation
+import WebAuthn
+
+/// The transaction a step-up approves (DESIGN §3 flow 3): its text, NFC-normalised, and the SHA-256 of its UTF-8,
+/// which is the last 32 bytes of the challenge. A client shows the text and can check that the challenge it signs
+/// commits to exactly that text.
+struct Transaction: Codable, Sendable, Equatable {
+    let text: String
+    /// Unpadded base64url of SHA-256(UTF-8 of `text`).
+    let digest: String
+
+    static let maximumLength = 1000
+
+    /// Checks and normalises the text: 1 to 1,000 Unicode scalars after NFC, no control characters but newline,
+    /// no direction overrides (which make text display in another order than it is signed).
+    init(text raw: String) throws(APIError) {
+        let text = raw.precomposedStringWithCanonicalMapping
+        guard (1...Self.maximumLength).contains(text.unicodeScalars.count),
+            !text.unicodeScalars.contains(where: {
+                ($0.properties.generalCategory == .control && $0 != "\n") || $0.isBidiControl
+            }),
+            !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        else {
+            throw APIError.invalidRequest(
+                "transaction.text must be 1 to \(Self.maximumLength) characters of text: no control characters but newline, no direction overrides."
+            )
+        }
+        self.text = text
+        self.digest = Base64URL.encode(Self.digest(of: text))
+    }
+
+    static func digest(of text: String) -> [UInt8] { Array(SHA256.hash(data: Array(text.utf8))) }
+
+    /// The 64-byte challenge that commits to this transaction: 32 random bytes, then the digest.
+    func challenge(random: [UInt8]) -> [UInt8] { random + Self.digest(of: text) }
+}
+
+/// `"transaction": {"text": "…"}` in `POST /v1/authentications`.
+struct TransactionRequest: Decodable, Sendable {
+    let text: String
+}
