@@ -3,9 +3,10 @@ public import Foundation
 /// Where the relying-party service keeps users, credentials, flows and the audit log.
 ///
 /// Every method is atomic. The ones that consume or advance something — a challenge, a result token, a credential
-/// slot, a credential's signature counter — are compare-and-set operations: when two callers race, on one server or
-/// on several sharing a database, exactly one succeeds. Secrets (challenges, tokens, web session secrets) reach the
-/// store only as SHA-256 hashes, and so do the keys of limit windows (client addresses, credential ids).
+/// slot, a credential's signature counter, an identity-verification run's decision — are compare-and-set
+/// operations: when two callers race, on one server or on several sharing a database, exactly one succeeds. Secrets
+/// (challenges, tokens, web session secrets) reach the store only as SHA-256 hashes, and so do the keys of limit
+/// windows (client addresses, credential ids).
 ///
 /// Adapters: ``MemoryPasskeyStore`` (tests), `SQLitePasskeyStore` (the embedded default) and
 /// `PostgresPasskeyStore` (scale-out). `PasskeyTesting.StoreConformance` checks any adapter.
@@ -16,8 +17,8 @@ public protocol PasskeyStore: Sendable {
     func createUserIfAbsent(_ user: UserRecord) async throws(StoreError) -> UserRecord
     func user(id: String) async throws(StoreError) -> UserRecord?
     func user(handle: [UInt8]) async throws(StoreError) -> UserRecord?
-    /// Deletes the user with their credentials, flows and web sessions, in one transaction. Returns false when there
-    /// was no such user.
+    /// Deletes the user with their credentials, flows, web sessions and identity-verification runs, in one
+    /// transaction. Returns false when there was no such user.
     func deleteUser(id: String) async throws(StoreError) -> Bool
     /// Users in ascending order of id, each with the number of their active credentials: only ids greater than
     /// `after` when it is given, at most `limit` (none when it is less than 1). Ids compare by their UTF-8 bytes,
@@ -159,4 +160,27 @@ public protocol PasskeyStore: Sendable {
     /// Ends the user's sessions — all of them, or only those signed in with `credentialID` when it is given — in one
     /// atomic operation; returns how many were deleted (expired ones included).
     func deleteWebSessions(userID: String, credentialID: [UInt8]?) async throws(StoreError) -> Int
+
+    // MARK: Identity verification
+
+    /// Inserts the run: `.duplicate` when its id is known or its flow already has a run (one run per flow),
+    /// `.notFound` when there is no user `run.userID`. A refused insert changes nothing.
+    func createWorkflowRun(_ run: WorkflowRunRecord) async throws(StoreError)
+    /// The run with this id, expired or not.
+    func workflowRun(id: String) async throws(StoreError) -> WorkflowRunRecord?
+    /// The run of a flow, if it has one (expired or not).
+    func workflowRun(flowID: String) async throws(StoreError) -> WorkflowRunRecord?
+    /// Records a decision as a compare-and-set: applies only while the run's status is one of `from` and it has not
+    /// expired at `time` (its `expiresAt` is later); sets status, faceMatch (nil leaves it unchanged) and
+    /// updatedAt = time. Returns the updated run, or nil when the precondition did not hold.
+    ///
+    /// Of racing decisions from the same status, on one server or on several sharing a database, exactly one
+    /// succeeds, and the status stored is the one it wrote.
+    func decideWorkflowRun(
+        id: String,
+        from: Set<WorkflowRunRecord.Status>,
+        to status: WorkflowRunRecord.Status,
+        faceMatch: WorkflowRunRecord.FaceMatch?,
+        at time: Date
+    ) async throws(StoreError) -> WorkflowRunRecord?
 }

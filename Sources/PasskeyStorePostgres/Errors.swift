@@ -96,6 +96,10 @@ extension PostgresPasskeyStore.Configuration {
             case "flows_pkey": return StoreError(.duplicate, "A flow with this id exists.")
             case "web_sessions_pkey": return StoreError(.duplicate, "A web session with this id exists.")
             case "web_sessions_secret_hash_key": return StoreError(.duplicate, "A web session with this secret exists.")
+            case "workflow_runs_pkey":
+                return StoreError(.duplicate, "An identity-verification run with this id exists.")
+            case "workflow_runs_flow_key":
+                return StoreError(.duplicate, "The flow has an identity-verification run already.")
             case let constraint:
                 return StoreError(
                     .duplicate,

@@ -144,6 +144,33 @@ enum Migrations {
                 "CREATE INDEX web_sessions_expires_at ON web_sessions (expires_at)",
             ]
         ),
+        Migration(
+            version: 5,
+            description: "identity-verification runs, and the run a credential was created after",
+            statements: [
+                // One run per flow, decided by the provider. A run goes with its user; it names its flow without a
+                // foreign key (runs outlive their flows). Purpose, status and face match are the names of
+                // WorkflowRunRecord's cases, which the store checks when it reads them.
+                """
+                CREATE TABLE workflow_runs (
+                    id text PRIMARY KEY,
+                    purpose text NOT NULL,
+                    user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    flow_id text NOT NULL CONSTRAINT workflow_runs_flow_key UNIQUE,
+                    status text NOT NULL,
+                    face_match text,
+                    vendor_reference text,
+                    created_at timestamptz NOT NULL,
+                    updated_at timestamptz NOT NULL,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX workflow_runs_user ON workflow_runs (user_id)",
+                // No foreign key, as for flow_id; existing rows read NULL. Adding a nullable column without a
+                // default rewrites nothing.
+                "ALTER TABLE credentials ADD COLUMN workflow_run_id text",
+            ]
+        ),
     ]
 
     /// The newest schema version this code knows.

@@ -218,7 +218,7 @@ extension PostgresPasskeyStore {
             \(credential.attestationTrusted), \(credential.transports), \(credential.backupEligible), \(credential.backupState),
             \(credential.userVerified), \(credential.name), \(credential.nameKey), \(credential.status.rawValue),
             \(credential.reservedUntil)::timestamptz, \(credential.flowID)::text, \(credential.createdAt),
-            \(credential.lastUsedAt)::timestamptz, \(credential.revokedAt)::timestamptz
+            \(credential.lastUsedAt)::timestamptz, \(credential.revokedAt)::timestamptz, \(credential.workflowRunID)::text
         )
         """
     }

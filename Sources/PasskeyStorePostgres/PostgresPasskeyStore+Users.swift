@@ -42,8 +42,8 @@ extension PostgresPasskeyStore {
     }
 
     public func deleteUser(id: String) async throws(StoreError) -> Bool {
-        // One statement: the user's credentials and web sessions go by the foreign keys' cascade, their flows by the
-        // second CTE, which runs only when the user existed.
+        // One statement: the user's credentials, web sessions and identity-verification runs go by the foreign keys'
+        // cascade, their flows by the second CTE, which runs only when the user existed.
         let result = try await rows(
             """
             WITH deleted_user AS (DELETE FROM users WHERE id = \(id) RETURNING id),

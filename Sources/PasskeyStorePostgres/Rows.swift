@@ -8,7 +8,7 @@ enum Columns {
     static let credential = [
         "id", "user_id", "public_key", "algorithm", "sign_count", "aaguid", "attestation_format", "attestation_type",
         "attestation_trusted", "transports", "backup_eligible", "backup_state", "user_verified", "name", "name_key",
-        "status", "reserved_until", "flow_id", "created_at", "last_used_at", "revoked_at",
+        "status", "reserved_until", "flow_id", "created_at", "last_used_at", "revoked_at", "workflow_run_id",
     ]
     static let flow = [
         "id", "kind", "status", "user_id", "client_token_hash", "challenge_hash", "challenge_expires_at",
@@ -20,6 +20,10 @@ enum Columns {
     static let limitWindow = ["key_hash", "window_start", "window_end", "count"]
     static let webSession = [
         "id", "secret_hash", "kind", "user_id", "operator_name", "credential_id", "client_ip", "created_at",
+        "expires_at",
+    ]
+    static let workflowRun = [
+        "id", "purpose", "user_id", "flow_id", "status", "face_match", "vendor_reference", "created_at", "updated_at",
         "expires_at",
     ]
 
@@ -121,7 +125,8 @@ extension CredentialRecordRow {
             flowID: try read("flow_id"),
             createdAt: try read("created_at"),
             lastUsedAt: try read("last_used_at"),
-            revokedAt: try read("revoked_at")
+            revokedAt: try read("revoked_at"),
+            workflowRunID: try read("workflow_run_id")
         )
     }
 }

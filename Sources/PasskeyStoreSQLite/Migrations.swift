@@ -15,7 +15,7 @@ struct Migration: Sendable {
 /// than a microsecond). Byte strings are BLOBs, booleans INTEGER 0 or 1, lists and maps JSON text.
 /// Tables are STRICT, so a column never holds a value of another type.
 enum Migrations {
-    static let all: [Migration] = [initialSchema, limitWindows, webSessions]
+    static let all: [Migration] = [initialSchema, limitWindows, webSessions, workflowRuns]
 
     static let initialSchema = Migration(
         version: 1,
@@ -140,6 +140,34 @@ enum Migrations {
             CREATE INDEX web_sessions_by_user ON web_sessions (user_id, created_at);
             -- Creating a session finds the ones that expired along this index, to delete them.
             CREATE INDEX web_sessions_by_expiry ON web_sessions (expires_at);
+            """
+    )
+
+    static let workflowRuns = Migration(
+        version: 4,
+        name: "identity-verification runs",
+        script: """
+            -- One identity-verification run per flow, decided by the provider. A run goes with its user; it names
+            -- its flow without a foreign key (runs outlive their flows). Purpose, status and face match are the
+            -- names of WorkflowRunRecord's cases, which the store checks when it reads them.
+            CREATE TABLE workflow_runs (
+                id TEXT PRIMARY KEY NOT NULL,
+                purpose TEXT NOT NULL,
+                user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                flow_id TEXT NOT NULL,
+                status TEXT NOT NULL,
+                face_match TEXT,
+                vendor_reference TEXT,
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL,
+                expires_at REAL NOT NULL
+            ) STRICT;
+
+            CREATE UNIQUE INDEX workflow_runs_by_flow ON workflow_runs (flow_id);
+            CREATE INDEX workflow_runs_by_user ON workflow_runs (user_id);
+
+            -- The run a credential was created after; no foreign key, as for flow_id. Existing rows read NULL.
+            ALTER TABLE credentials ADD COLUMN workflow_run_id TEXT;
             """
     )
 }

@@ -168,9 +168,9 @@ enum CredentialRows {
     static let columns = """
         id, user_id, public_key, algorithm, sign_count, aaguid, attestation_format, attestation_type, \
         attestation_trusted, transports, backup_eligible, backup_state, user_verified, name, name_key, status, \
-        reserved_until, flow_id, created_at, last_used_at, revoked_at
+        reserved_until, flow_id, created_at, last_used_at, revoked_at, workflow_run_id
         """
-    static let placeholders = Array(repeating: "?", count: 21).joined(separator: ", ")
+    static let placeholders = Array(repeating: "?", count: 22).joined(separator: ", ")
 
     static func decode(_ row: SQLiteRow) throws(StoreError) -> CredentialRecordRow {
         let reader = RowReader(row: row, table: "credentials")
@@ -199,7 +199,8 @@ enum CredentialRows {
             flowID: try reader.optionalText("flow_id"),
             createdAt: try reader.date("created_at"),
             lastUsedAt: try reader.optionalDate("last_used_at"),
-            revokedAt: try reader.optionalDate("revoked_at")
+            revokedAt: try reader.optionalDate("revoked_at"),
+            workflowRunID: try reader.optionalText("workflow_run_id")
         )
     }
 
@@ -212,7 +213,7 @@ enum CredentialRows {
             Bind.bool(credential.backupEligible), Bind.bool(credential.backupState), Bind.bool(credential.userVerified),
             Bind.text(credential.name), Bind.text(credential.nameKey), Bind.text(credential.status.rawValue),
             Bind.date(credential.reservedUntil), Bind.text(credential.flowID), Bind.date(credential.createdAt),
-            Bind.date(credential.lastUsedAt), Bind.date(credential.revokedAt),
+            Bind.date(credential.lastUsedAt), Bind.date(credential.revokedAt), Bind.text(credential.workflowRunID),
         ]
     }
 }

@@ -134,7 +134,7 @@ public final class SQLitePasskeyStore: PasskeyStore {
 
     public func deleteUser(id: String) async throws(StoreError) -> Bool {
         try await lease.withTransaction { session in
-            // Credentials, flows and web sessions go with the user (ON DELETE CASCADE).
+            // Credentials, flows, web sessions and identity-verification runs go with the user (ON DELETE CASCADE).
             try await !session.rows("DELETE FROM users WHERE id = ? RETURNING id", [Bind.text(id)]).isEmpty
         }
     }

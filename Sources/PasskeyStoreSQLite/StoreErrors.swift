@@ -59,6 +59,12 @@ enum StoreErrors {
         if message.contains("web_sessions.id") {
             return StoreError(.duplicate, "A web session with this id exists.")
         }
+        if message.contains("workflow_runs.flow_id") {
+            return StoreError(.duplicate, "The flow has an identity-verification run already.")
+        }
+        if message.contains("workflow_runs.id") {
+            return StoreError(.duplicate, "An identity-verification run with this id exists.")
+        }
         if message.contains("users.handle") {
             return StoreError(.duplicate, "Another user has this user handle.")
         }

@@ -22,6 +22,23 @@ struct PostgresMigrationTests {
         return Set(try rows.map { try $0.decode(String.self) })
     }
 
+    func columns(of table: String, in schema: TestSchema) async throws -> Set<String> {
+        let rows = try await TestDatabase.execute(
+            """
+            SELECT column_name::text FROM information_schema.columns
+            WHERE table_schema = '\(schema.name)' AND table_name = '\(table)'
+            """
+        )
+        return Set(try rows.map { try $0.decode(String.self) })
+    }
+
+    /// Takes the schema back to version 4, as the release before the identity-verification runs left it.
+    func dropWorkflowRuns(in schema: TestSchema) async throws {
+        try await schema.execute("DROP TABLE workflow_runs")
+        try await schema.execute("ALTER TABLE credentials DROP COLUMN workflow_run_id")
+        try await schema.execute("DELETE FROM schema_migrations WHERE version = 5")
+    }
+
     @Test("a fresh schema is migrated to the latest version")
     func fresh() async throws {
         try await TestDatabase.withSchema("fresh") { schema in
@@ -32,9 +49,10 @@ struct PostgresMigrationTests {
             #expect(
                 try await tables(in: schema) == [
                     "schema_migrations", "users", "credentials", "flows", "audit_events", "limit_windows",
-                    "web_sessions",
+                    "web_sessions", "workflow_runs",
                 ]
             )
+            #expect(try await columns(of: "credentials", in: schema).contains("workflow_run_id"))
         }
     }
 
@@ -72,6 +90,7 @@ struct PostgresMigrationTests {
             _ = try await first.createUserIfAbsent(user)
             await first.shutdown()
             // Back to version 2, as that release left it.
+            try await dropWorkflowRuns(in: schema)
             try await schema.execute("DROP TABLE web_sessions")
             try await schema.execute("DROP TABLE limit_windows")
             try await schema.execute("DELETE FROM schema_migrations WHERE version >= 3")
@@ -86,7 +105,7 @@ struct PostgresMigrationTests {
         }
     }
 
-    @Test("a schema of version 3 gets the web sessions alone, and keeps its data")
+    @Test("a schema of version 3 gets the web sessions and the later steps, and keeps its data")
     func upgradeToWebSessions() async throws {
         try await TestDatabase.withSchema("sessions") { schema in
             let first = try await schema.connect()
@@ -103,6 +122,7 @@ struct PostgresMigrationTests {
             _ = try await first.countLimitEvent(keyHash: key, window: 60, at: now)
             await first.shutdown()
             // Back to version 3, as that release left it.
+            try await dropWorkflowRuns(in: schema)
             try await schema.execute("DROP TABLE web_sessions")
             try await schema.execute("DELETE FROM schema_migrations WHERE version = 4")
             #expect(try await versions(in: schema) == [1, 2, 3])
@@ -125,7 +145,91 @@ struct PostgresMigrationTests {
             #expect(try await store.webSessions(userID: user.id, at: now) == [session])
             await store.shutdown()
             #expect(try await versions(in: schema) == Array(1...latest))
-            #expect(latest == 4)
+        }
+    }
+
+    @Test("a schema of version 4 gets the identity-verification runs alone, and keeps its data")
+    func upgradeToWorkflowRuns() async throws {
+        try await TestDatabase.withSchema("workflow_runs") { schema in
+            let first = try await schema.connect()
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let user = UserRecord(
+                id: "user-workflow-runs",
+                handle: Array(repeating: 6, count: 32),
+                name: "ada",
+                displayName: "Ada",
+                createdAt: now
+            )
+            let flow = FlowRecord(
+                id: "flow-workflow-runs",
+                kind: .registration,
+                status: .verifying,
+                userID: user.id,
+                clientTokenHash: Array(repeating: 4, count: 32),
+                expiresAt: now + 120,
+                createdAt: now,
+                updatedAt: now,
+                payload: []
+            )
+            let credential = PostgresMultiProcessTests.credential(of: user.id, flowID: flow.id)
+            let session = WebSessionRecord(
+                id: "ws_workflow_runs",
+                secretHash: Array(repeating: 8, count: 32),
+                kind: .demo,
+                userID: user.id,
+                operatorName: nil,
+                credentialID: credential.id,
+                clientIP: "192.0.2.1",
+                createdAt: now,
+                expiresAt: now + 3600
+            )
+            _ = try await first.createUserIfAbsent(user)
+            try await first.createFlow(flow)
+            try await first.insertCredential(
+                credential,
+                maximumActive: 10,
+                flowID: flow.id,
+                flowUpdate: FlowUpdate(),
+                at: now
+            )
+            try await first.createWebSession(session)
+            await first.shutdown()
+            try await dropWorkflowRuns(in: schema)
+            #expect(try await versions(in: schema) == [1, 2, 3, 4])
+            #expect(try await columns(of: "credentials", in: schema).contains("workflow_run_id") == false)
+
+            let store = try await schema.connect()
+            #expect(try await store.user(id: user.id) == user)
+            #expect(try await store.flow(id: flow.id) != nil)
+            #expect(try await store.webSessions(userID: user.id, at: now) == [session])
+            let stored = try await store.credential(id: credential.id)
+            #expect(stored == credential)
+            #expect(stored != nil && stored?.workflowRunID == nil)
+            let run = WorkflowRunRecord(
+                id: "idv_upgrade",
+                purpose: .enrollment,
+                userID: user.id,
+                flowID: flow.id,
+                status: .pending,
+                createdAt: now,
+                updatedAt: now,
+                expiresAt: now + 600
+            )
+            try await store.createWorkflowRun(run)
+            #expect(try await store.workflowRun(flowID: flow.id) == run)
+            var verified = PostgresMultiProcessTests.credential(of: user.id, name: "Verified", flowID: flow.id)
+            verified.workflowRunID = run.id
+            try await store.insertCredential(
+                verified,
+                maximumActive: 10,
+                flowID: flow.id,
+                flowUpdate: FlowUpdate(),
+                at: now
+            )
+            #expect(try await store.credential(id: verified.id)?.workflowRunID == run.id)
+            await store.shutdown()
+            #expect(try await versions(in: schema) == Array(1...latest))
+            #expect(latest == 5)
         }
     }
 

@@ -26,6 +26,30 @@ struct MigrationTests {
         }
     }
 
+    private func columns(of table: String, in path: String) async throws -> Set<String> {
+        try await withRawConnection(to: path) { connection in
+            Set(
+                try await connection.query("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap {
+                    $0.column("name")?.string
+                }
+            )
+        }
+    }
+
+    /// Inserts the credential as the code of schema versions 1 to 3 did, without the column `workflow_run_id`.
+    private func insertCredentialBeforeWorkflowRuns(_ credential: CredentialRecordRow, in path: String) async throws {
+        #expect(credential.workflowRunID == nil)
+        let columns = CredentialRows.columns.replacingOccurrences(of: ", workflow_run_id", with: "")
+        let binds = try CredentialRows.binds(credential).dropLast()
+        let placeholders = Array(repeating: "?", count: binds.count).joined(separator: ", ")
+        try await withRawConnection(to: path) { connection in
+            _ = try await connection.query(
+                "INSERT INTO credentials (\(columns)) VALUES (\(placeholders))",
+                Array(binds)
+            )
+        }
+    }
+
     @Test("a new file gets every migration, recorded with its time")
     func freshFile() async throws {
         try await withTemporaryDirectory { directory in
@@ -41,10 +65,11 @@ struct MigrationTests {
                     $0.appliedAt >= before.rounded(.down) && $0.appliedAt <= Date().timeIntervalSince1970
                 }
             )
+            #expect(try await columns(of: "credentials", in: path).contains("workflow_run_id"))
             #expect(
                 try await tables(path).isSuperset(of: [
                     "schema_migrations", "users", "credentials", "flows", "audit_events", "limit_windows",
-                    "web_sessions",
+                    "web_sessions", "workflow_runs",
                 ])
             )
             try await withRawConnection(to: path) { connection in
@@ -92,7 +117,7 @@ struct MigrationTests {
         }
     }
 
-    @Test("a file of schema version 2 gets the web sessions alone, and keeps its data")
+    @Test("a file of schema version 2 gets the web sessions and the later migrations, and keeps its data")
     func upgradeFromTheLimitWindowsSchema() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.file()
@@ -107,19 +132,13 @@ struct MigrationTests {
             )
             _ = try await previous.createUserIfAbsent(user)
             try await previous.createFlow(flow)
-            try await previous.insertCredential(
-                credential,
-                maximumActive: 10,
-                flowID: flow.id,
-                flowUpdate: FlowUpdate(),
-                at: Sample.now
-            )
             _ = try await previous.countLimitEvent(keyHash: key, window: 60, at: Sample.now)
             await previous.close()
+            try await insertCredentialBeforeWorkflowRuns(credential, in: path)
             #expect(try await tables(path).contains("web_sessions") == false)
 
             try await withStore(at: path) { store in
-                #expect(store.migrationsApplied == [3])
+                #expect(store.migrationsApplied == [3, 4])
                 #expect(try await store.user(id: user.id) == user)
                 #expect(try await store.credential(id: credential.id) == credential)
                 #expect(try await store.flow(id: flow.id) != nil)
@@ -139,6 +158,75 @@ struct MigrationTests {
                 #expect(try await store.webSession(secretHash: session.secretHash, at: Sample.now) == session)
             }
             #expect(try await recorded(path).map(\.version) == Migrations.all.map(\.version))
+        }
+    }
+
+    @Test("a file of schema version 3 gets the identity-verification runs alone, and keeps its data")
+    func upgradeFromTheWebSessionsSchema() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.file()
+            let user = Sample.user()
+            let flow = Sample.flow(userID: user.id)
+            let credential = Sample.credential(userID: user.id)
+            let session = WebSessionRecord(
+                id: "ws_upgrade",
+                secretHash: Sample.bytes(),
+                kind: .demo,
+                userID: user.id,
+                operatorName: nil,
+                credentialID: credential.id,
+                clientIP: "192.0.2.1",
+                createdAt: Sample.now,
+                expiresAt: Sample.now + 3600
+            )
+            let previous = try await SQLitePasskeyStore.open(
+                path: path,
+                busyTimeout: .seconds(5),
+                migrations: Array(Migrations.all.prefix(3))
+            )
+            _ = try await previous.createUserIfAbsent(user)
+            try await previous.createFlow(flow)
+            try await previous.createWebSession(session)
+            await previous.close()
+            try await insertCredentialBeforeWorkflowRuns(credential, in: path)
+            #expect(try await tables(path).contains("workflow_runs") == false)
+            #expect(try await columns(of: "credentials", in: path).contains("workflow_run_id") == false)
+
+            try await withStore(at: path) { store in
+                #expect(store.migrationsApplied == [4])
+                #expect(try await store.user(id: user.id) == user)
+                #expect(try await store.flow(id: flow.id) != nil)
+                #expect(try await store.webSession(secretHash: session.secretHash, at: Sample.now) == session)
+                let stored = try await store.credential(id: credential.id)
+                #expect(stored == credential)
+                #expect(stored != nil && stored?.workflowRunID == nil)
+                #expect(try await store.credentials(userID: user.id) == [credential])
+
+                let run = WorkflowRunRecord(
+                    id: "idv_upgrade",
+                    purpose: .enrollment,
+                    userID: user.id,
+                    flowID: flow.id,
+                    status: .pending,
+                    createdAt: Sample.now,
+                    updatedAt: Sample.now,
+                    expiresAt: Sample.now + 600
+                )
+                try await store.createWorkflowRun(run)
+                #expect(try await store.workflowRun(flowID: flow.id) == run)
+                var verified = Sample.credential(userID: user.id, name: "Verified")
+                verified.workflowRunID = run.id
+                try await store.insertCredential(
+                    verified,
+                    maximumActive: 10,
+                    flowID: flow.id,
+                    flowUpdate: FlowUpdate(),
+                    at: Sample.now
+                )
+                #expect(try await store.credential(id: verified.id)?.workflowRunID == run.id)
+            }
+            #expect(try await recorded(path).map(\.version) == Migrations.all.map(\.version))
+            #expect(SQLitePasskeyStore.schemaVersion == 4)
         }
     }
 

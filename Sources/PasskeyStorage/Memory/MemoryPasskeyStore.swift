@@ -11,6 +11,8 @@ public actor MemoryPasskeyStore: PasskeyStore {
     var limitWindowsByKey: [[UInt8]: LimitWindow] = [:]
     /// By id (see `MemoryPasskeyStore+WebSessions.swift`).
     var webSessionsByID: [String: WebSessionRecord] = [:]
+    /// By id (see `MemoryPasskeyStore+WorkflowRuns.swift`).
+    var workflowRunsByID: [String: WorkflowRunRecord] = [:]
 
     public init() {}
 
@@ -31,6 +33,7 @@ public actor MemoryPasskeyStore: PasskeyStore {
         credentialsByID = credentialsByID.filter { $0.value.userID != id }
         flows = flows.filter { $0.value.userID != id }
         webSessionsByID = webSessionsByID.filter { $0.value.userID != id }
+        workflowRunsByID = workflowRunsByID.filter { $0.value.userID != id }
         return true
     }
 

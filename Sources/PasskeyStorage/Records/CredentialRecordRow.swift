@@ -33,6 +33,8 @@ public struct CredentialRecordRow: Sendable, Hashable, Codable {
     public var createdAt: Date
     public var lastUsedAt: Date?
     public var revokedAt: Date?
+    /// The identity-verification run (``WorkflowRunRecord``) the credential was created after, when there was one.
+    public var workflowRunID: String?
 
     public init(
         id: [UInt8],
@@ -55,7 +57,8 @@ public struct CredentialRecordRow: Sendable, Hashable, Codable {
         flowID: String? = nil,
         createdAt: Date,
         lastUsedAt: Date? = nil,
-        revokedAt: Date? = nil
+        revokedAt: Date? = nil,
+        workflowRunID: String? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -78,6 +81,7 @@ public struct CredentialRecordRow: Sendable, Hashable, Codable {
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
         self.revokedAt = revokedAt
+        self.workflowRunID = workflowRunID
     }
 
     /// Whether it counts toward the user's limit and name uniqueness at `time`.

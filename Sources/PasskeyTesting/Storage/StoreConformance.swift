@@ -7,7 +7,7 @@ public import PasskeyStorage
 public enum StoreConformance {
     public static let checks: [StoreConformanceCheck] =
         users + userListing + credentials + credentialUse + reservations + flows + concurrency + audit + limits
-        + limitRelease + webSessions
+        + limitRelease + webSessions + workflowRuns
 }
 
 /// One named check of ``StoreConformance``.

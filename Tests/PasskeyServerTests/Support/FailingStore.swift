@@ -216,4 +216,30 @@ final class FailingStore: PasskeyStore {
         try check()
         return await base.deleteWebSessions(userID: userID, credentialID: credentialID)
     }
+
+    func createWorkflowRun(_ run: WorkflowRunRecord) async throws(StoreError) {
+        try check()
+        try await base.createWorkflowRun(run)
+    }
+
+    func workflowRun(id: String) async throws(StoreError) -> WorkflowRunRecord? {
+        try check()
+        return await base.workflowRun(id: id)
+    }
+
+    func workflowRun(flowID: String) async throws(StoreError) -> WorkflowRunRecord? {
+        try check()
+        return await base.workflowRun(flowID: flowID)
+    }
+
+    func decideWorkflowRun(
+        id: String,
+        from: Set<WorkflowRunRecord.Status>,
+        to status: WorkflowRunRecord.Status,
+        faceMatch: WorkflowRunRecord.FaceMatch?,
+        at time: Date
+    ) async throws(StoreError) -> WorkflowRunRecord? {
+        try check()
+        return await base.decideWorkflowRun(id: id, from: from, to: status, faceMatch: faceMatch, at: time)
+    }
 }
