@@ -60,18 +60,13 @@ struct AuditTests {
         }
 
         // authentication.created, authentication.failed, authentication.completed, authentication.redeemed
-        let session = try await api.startSignIn(userID: "alice", mode: "stepUp", action: "payment")
+        let session = try await api.startSignIn(userID: "alice", action: "payment")
         secrets.add("client token", session.clientToken)
         let signInOptions = try await api.authenticationOptions(session)
         secrets.add("challenge", signInOptions.challenge.base64URL)
-        expectError(
-            try await api.completeSignIn(
-                session,
-                api.assertion(signInOptions, authenticator: &phone, flags: [.userPresent])
-            ),
-            "USER_VERIFICATION_REQUIRED",
-            .badRequest
-        )
+        var forged = api.assertion(signInOptions, authenticator: &phone)
+        forged.response.signature.bytes[8] ^= 0xFF
+        expectError(try await api.completeSignIn(session, forged), "ASSERTION_INVALID", .badRequest)
         let again = try await api.authenticationOptions(session)
         secrets.add("challenge", again.challenge.base64URL)
         let completion = try await api.completeSignIn(session, api.assertion(again, authenticator: &phone)).expect(

@@ -114,13 +114,23 @@ struct AuthenticationTests {
             let presentOnly = api.assertion(options, authenticator: &phone, flags: [.userPresent])
             expectError(try await api.completeSignIn(session, presentOnly), "USER_VERIFICATION_REQUIRED", .badRequest)
 
-            // A new challenge for the same session, this time with the user verified.
-            let retry = try await api.authenticationOptions(session)
-            let completion = try await api.completeSignIn(session, api.assertion(retry, authenticator: &phone)).expect(
-                .ok,
-                SignInCompletion.self
+            // A step-up signs one challenge: no second one for the same session, but a new session completes.
+            expectError(
+                try await api.client(
+                    .post,
+                    Path.authenticationOptions(session.biometricPasskeySessionId),
+                    token: session.clientToken
+                ),
+                "CHALLENGE_REFRESH_FORBIDDEN",
+                .conflict
             )
-            let result = try await api.redeem(session, completion.resultToken).expect(.ok, SignInResult.self)
+            let (retrySession, retry) = try await api.signInSession(userID: "alice", mode: "stepUp")
+            let completion = try await api.completeSignIn(retrySession, api.assertion(retry, authenticator: &phone))
+                .expect(
+                    .ok,
+                    SignInCompletion.self
+                )
+            let result = try await api.redeem(retrySession, completion.resultToken).expect(.ok, SignInResult.self)
             #expect(result.mode == "stepUp")
             #expect(result.userVerified)
         }

@@ -128,6 +128,12 @@ struct RobustnessTests {
         let registrationID = attempt.registrationAttemptId
         let sessionID = session.biometricPasskeySessionId
         let key = TestServer.apiKey
+        let verified = try await IdentityVerifiedEnrollmentTests.createVerifiedRegistration(api, userID: "alice")
+        let stepUp = try await api.backend(
+            .post,
+            "/v1/authentications",
+            json: #"{"userId": "alice", "mode": "stepUp", "identityVerification": "required"}"#
+        ).decode(AuthenticationSession.self)
         return [
             (.post, "/v1/registrations", key, true),
             (.post, "/v1/registrations/\(registrationID)/finalize", key, false),
@@ -139,12 +145,19 @@ struct RobustnessTests {
             (.post, Path.registrationComplete(registrationID), attempt.clientToken, true),
             (.post, Path.authenticationOptions(sessionID), session.clientToken, false),
             (.post, Path.authenticationComplete(sessionID), session.clientToken, true),
+            (.post, "/v1/identity-verification/runs/\(verified.1)/decision", key, true),
+            // Not the webhook provider: 404 before any body is read.
+            (.post, "/v1/identity-verification/webhook", key, false),
+            (
+                .post, "/biometric-passkey/mobile/step-up/\(stepUp.biometricPasskeySessionId)/idv/start",
+                stepUp.clientToken, false
+            ),
         ]
     }
 
     @Test(arguments: inputs)
     func hostileBodiesNeverBreakTheServer(_ input: HostileInput) async throws {
-        let server = try TestServer()
+        let server = try TestServer(configure: IdentityVerifiedEnrollmentTests.simulated)
         try await server.withAPI { api in
             let routes = try await Self.routes(api)
             #expect(

@@ -16,6 +16,8 @@ extension ServerConfiguration {
         }
 
         public enum Decision: String, Sendable, Codable { case approved, declined, review }
+        /// Whether the face captured matches the person's enrolled identity (recovery).
+        public enum FaceMatch: String, Sendable, Codable { case pass, fail }
 
         public var provider: Provider = .disabled
         /// Simulated only: the decision every new run gets at once (demo mode).
@@ -58,7 +60,10 @@ extension ServerConfiguration {
         }
         switch (settings.provider, settings.webhook) {
         case (.webhook, nil):
-            throw ConfigurationError(field: "identityVerification.webhook", "must give url and secret for the webhook provider")
+            throw ConfigurationError(
+                field: "identityVerification.webhook",
+                "must give url and secret for the webhook provider"
+            )
         case (.webhook, let webhook?):
             try Self.validateOrigin(
                 webhookOrigin(webhook.url),

@@ -134,7 +134,10 @@ extension ServerConfiguration {
             throw ConfigurationError(field: "web.sessionLifetime", "must be 60 to 2592000 seconds")
         }
         for (index, id) in web.operators.enumerated() where (try? Validation.userID(id)) == nil {
-            throw ConfigurationError(field: "web.operators[\(index)]", "must be a user id (1 to 128 URL-safe characters)")
+            throw ConfigurationError(
+                field: "web.operators[\(index)]",
+                "must be a user id (1 to 128 URL-safe characters)"
+            )
         }
         try validateIdentityVerification()
     }

@@ -104,7 +104,9 @@ public enum PasskeyRoutes {
             },
             Route(.post, "/v1/identity-verification/runs/{workflowRunId}/decision", .backend) { request, _, call in
                 guard s.configuration.identityVerification.provider == .simulated else {
-                    throw APIError.notFound("No such endpoint: decisions are posted here only with the simulated provider.")
+                    throw APIError.notFound(
+                        "Decisions are posted here only with the simulated identity-verification provider."
+                    )
                 }
                 let body = try await call.body(PasskeyService.DecisionRequest.self, request)
                 return JSONBody.response(
@@ -165,7 +167,10 @@ public enum PasskeyRoutes {
                     )
                 )
             },
-            Route(.post, "/biometric-passkey/mobile/step-up/{biometricPasskeySessionId}/idv/start", .client) { _, _, call in
+            Route(.post, "/biometric-passkey/mobile/step-up/{biometricPasskeySessionId}/idv/start", .client) {
+                _,
+                _,
+                call in
                 JSONBody.response(
                     try await s.startStepUpIdentityVerification(
                         flowID: try call.parameter("biometricPasskeySessionId"),
@@ -205,7 +210,11 @@ public enum PasskeyRoutes {
                 } catch {
                     throw APIError.payloadTooLarge(call.bodyLimit)
                 }
-                try await s.receiveWebhook(body, headers: request.headers, by: Caller(actor: "idv-webhook", requestID: call.caller.requestID, clientIP: call.caller.clientIP))
+                try await s.receiveWebhook(
+                    body,
+                    headers: request.headers,
+                    by: Caller(actor: "idv-webhook", requestID: call.caller.requestID, clientIP: call.caller.clientIP)
+                )
                 return Response(status: .noContent)
             },
             Route(.get, "/health", .open) { _, _, _ in

@@ -64,6 +64,10 @@ struct WebhookIdentityVerification: IdentityVerificationProvider {
             (1...4096).contains(created.idvToken.utf8.count),
             (created.vendorReference?.utf8.count ?? 0) <= 256
         else { throw APIError.identityVerificationUnavailable }
-        return IdentityVerificationStart(idvToken: created.idvToken, vendorReference: created.vendorReference, decision: nil)
+        return IdentityVerificationStart(
+            idvToken: created.idvToken,
+            vendorReference: created.vendorReference,
+            decision: nil
+        )
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 import PasskeyStorage
 
 /// Identity-verification workflow runs (DESIGN §5): started for one flow, decided by the provider, required to be
@@ -38,7 +39,7 @@ extension PasskeyService {
     /// `POST /v1/identity-verification/runs/{id}/decision` (simulated provider only).
     struct DecisionRequest: Decodable, Sendable {
         let decision: ServerConfiguration.IdentityVerification.Decision
-        let faceMatch: WorkflowRunRecord.FaceMatch?
+        let faceMatch: ServerConfiguration.IdentityVerification.FaceMatch?
     }
 
     /// Creates a run for `flowID` at the provider and stores it. Every flow gets a run of its own:
@@ -68,7 +69,7 @@ extension PasskeyService {
         run.vendorReference = started.vendorReference
         do {
             try await store.createWorkflowRun(run)
-        } catch where error.code == .duplicate {
+        } catch  where error.code == .duplicate {
             throw APIError.identityVerificationAlreadyStarted
         } catch {
             logger.error("a workflow run could not be stored", metadata: ["error": "\(error)"])
@@ -85,7 +86,10 @@ extension PasskeyService {
     }
 
     /// The approved run of `flowID`, or the code that says why the flow must wait or stop.
-    func approvedWorkflowRun(flowID: String, notStarted: APIError = .workflowNotCompleted) async throws(APIError)
+    func approvedWorkflowRun(
+        flowID: String,
+        notStarted: APIError = .workflowNotCompleted
+    ) async throws(APIError)
         -> WorkflowRunRecord
     {
         guard let run = try await storage({ try await store.workflowRun(flowID: flowID) }) else { throw notStarted }
@@ -116,7 +120,7 @@ extension PasskeyService {
     func decideWorkflowRun(
         id: String,
         decision: ServerConfiguration.IdentityVerification.Decision,
-        faceMatch: WorkflowRunRecord.FaceMatch?,
+        faceMatch: ServerConfiguration.IdentityVerification.FaceMatch?,
         by caller: Caller
     ) async throws(APIError) -> WorkflowRunResponse {
         _ = try await workflowRun(id: id)
@@ -127,7 +131,7 @@ extension PasskeyService {
                     id: id,
                     from: [.pending, .review],
                     to: status,
-                    faceMatch: faceMatch,
+                    faceMatch: faceMatch.flatMap { WorkflowRunRecord.FaceMatch(rawValue: $0.rawValue) },
                     at: now()
                 )
             })
@@ -146,7 +150,7 @@ extension PasskeyService {
     func receiveWebhook(_ body: [UInt8], headers: HTTPFields, by caller: Caller) async throws(APIError) {
         guard let settings = configuration.identityVerification.webhook,
             configuration.identityVerification.provider == .webhook
-        else { throw APIError.notFound("No such endpoint: this server has no webhook identity-verification provider.") }
+        else { throw APIError.notFound("This server has no webhook identity-verification provider.") }
         guard
             let timestamp = WebhookSignature.timestamp(
                 headers[HTTPField.Name(WebhookSignature.timestampHeader)!],
@@ -160,7 +164,7 @@ extension PasskeyService {
             let eventId: String
             let workflowRunId: String
             let decision: ServerConfiguration.IdentityVerification.Decision
-            let faceMatch: WorkflowRunRecord.FaceMatch?
+            let faceMatch: ServerConfiguration.IdentityVerification.FaceMatch?
         }
         guard let event = try? JSONDecoder().decode(Event.self, from: Data(body)),
             (1...128).contains(event.eventId.utf8.count)

@@ -42,7 +42,8 @@ extension PasskeyService {
                 throw .registrationAttemptConflict("This registration attempt is already complete.")
             }
             // A flow that has not expired was refused for its status: its challenge was issued already.
-            throw statuses == [.created] && flow.expiresAt > time ? .challengeRefreshForbidden : .invalidOrExpiredSession
+            throw statuses == [.created] && flow.expiresAt > time
+                ? .challengeRefreshForbidden : .invalidOrExpiredSession
         }
         return challenge
     }

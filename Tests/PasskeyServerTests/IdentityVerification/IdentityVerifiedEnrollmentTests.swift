@@ -69,14 +69,21 @@ struct IdentityVerifiedEnrollmentTests {
         }
     }
 
-    @Test("declined and under review are refused with their codes; a review can still approve", arguments: StoreKind.available)
+    @Test(
+        "declined and under review are refused with their codes; a review can still approve",
+        arguments: StoreKind.available
+    )
     func declinedAndReview(kind: StoreKind) async throws {
         try await kind.withLiveServer(configure: Self.simulated) { _, api in
             let (declined, declinedRun) = try await Self.createVerifiedRegistration(api, userID: "bob")
             #expect(try await Self.decide(api, declinedRun, "declined").status == .ok)
             var phone = TestAuthenticator()
             expectError(
-                try await api.client(.post, Path.registrationOptions(declined.registrationAttemptId), token: declined.clientToken),
+                try await api.client(
+                    .post,
+                    Path.registrationOptions(declined.registrationAttemptId),
+                    token: declined.clientToken
+                ),
                 "WORKFLOW_DECLINED",
                 .forbidden
             )
@@ -84,13 +91,20 @@ struct IdentityVerifiedEnrollmentTests {
             let (reviewed, reviewedRun) = try await Self.createVerifiedRegistration(api, userID: "cy")
             #expect(try await Self.decide(api, reviewedRun, "review").status == .ok)
             expectError(
-                try await api.client(.post, Path.registrationOptions(reviewed.registrationAttemptId), token: reviewed.clientToken),
+                try await api.client(
+                    .post,
+                    Path.registrationOptions(reviewed.registrationAttemptId),
+                    token: reviewed.clientToken
+                ),
                 "WORKFLOW_UNDER_REVIEW",
                 .conflict
             )
             #expect(try await Self.decide(api, reviewedRun, "approved").status == .ok)
             let options = try await api.registrationOptions(reviewed)
-            #expect(try await api.completeRegistration(reviewed, api.registrationResponse(options, authenticator: &phone)).status == .created)
+            #expect(
+                try await api.completeRegistration(reviewed, api.registrationResponse(options, authenticator: &phone))
+                    .status == .created
+            )
         }
     }
 
@@ -103,10 +117,18 @@ struct IdentityVerifiedEnrollmentTests {
                 #"{"userId": "dee", "userName": "dee", "identityVerification": "required", "workflowRunId": "\#(run)"}"#,
                 #"{"userId": "dee", "userName": "dee", "workflowRunId": "\#(run)"}"#,
             ] {
-                expectError(try await api.backend(.post, "/v1/registrations", json: body), "WORKFLOW_RUN_REUSE_FORBIDDEN", .conflict)
+                expectError(
+                    try await api.backend(.post, "/v1/registrations", json: body),
+                    "WORKFLOW_RUN_REUSE_FORBIDDEN",
+                    .conflict
+                )
             }
             expectError(
-                try await api.backend(.post, "/v1/registrations", json: #"{"userId": "dee", "userName": "dee", "workflowRunId": "idv_nope"}"#),
+                try await api.backend(
+                    .post,
+                    "/v1/registrations",
+                    json: #"{"userId": "dee", "userName": "dee", "workflowRunId": "idv_nope"}"#
+                ),
                 "NOT_FOUND",
                 .notFound
             )
@@ -121,7 +143,11 @@ struct IdentityVerifiedEnrollmentTests {
             expectError(refused, "INVALID_REQUEST", .badRequest)
             #expect(refused.text.contains("identityVerification.provider"))
             expectError(
-                try await api.backend(.post, "/v1/identity-verification/runs/idv_x/decision", json: #"{"decision": "approved"}"#),
+                try await api.backend(
+                    .post,
+                    "/v1/identity-verification/runs/idv_x/decision",
+                    json: #"{"decision": "approved"}"#
+                ),
                 "NOT_FOUND",
                 .notFound
             )
@@ -136,7 +162,10 @@ struct IdentityVerifiedEnrollmentTests {
         }
         try await server.withAPI { api in
             let (attempt, run) = try await Self.createVerifiedRegistration(api, userID: "fay")
-            #expect(try await api.backend(.get, "/v1/identity-verification/runs/\(run)").json().object?["status"]?.string == "approved")
+            #expect(
+                try await api.backend(.get, "/v1/identity-verification/runs/\(run)").json().object?["status"]?.string
+                    == "approved"
+            )
             _ = try await api.registrationOptions(attempt)
         }
     }
@@ -146,8 +175,14 @@ struct IdentityVerifiedEnrollmentTests {
         let server = try TestServer(configure: Self.simulated)
         try await server.withAPI { api in
             let (_, run) = try await Self.createVerifiedRegistration(api, userID: "gus")
-            for body in ["", "{}", #"{"decision": "maybe"}"#, #"{"decision": "approved", "faceMatch": "perhaps"}"#, "[]"] {
-                let response = try await api.backend(.post, "/v1/identity-verification/runs/\(run)/decision", json: body)
+            for body in [
+                "", "{}", #"{"decision": "maybe"}"#, #"{"decision": "approved", "faceMatch": "perhaps"}"#, "[]",
+            ] {
+                let response = try await api.backend(
+                    .post,
+                    "/v1/identity-verification/runs/\(run)/decision",
+                    json: body
+                )
                 #expect(response.status == .badRequest, "\(body)")
             }
             let long = String(repeating: "x", count: 300)

@@ -22,10 +22,17 @@ struct StepUpTests {
     }
 
     static func options(_ api: API, _ session: AuthenticationSession) async throws -> APIResponse {
-        try await api.client(.post, Path.authenticationOptions(session.biometricPasskeySessionId), token: session.clientToken)
+        try await api.client(
+            .post,
+            Path.authenticationOptions(session.biometricPasskeySessionId),
+            token: session.clientToken
+        )
     }
 
-    @Test("the challenge is 32 random bytes and the digest of the NFC text; redeem returns text, digest and assurance", arguments: StoreKind.available)
+    @Test(
+        "the challenge is 32 random bytes and the digest of the NFC text; redeem returns text, digest and assurance",
+        arguments: StoreKind.available
+    )
     func transactionBound(kind: StoreKind) async throws {
         try await kind.withLiveServer { _, api in
             var phone = TestAuthenticator()
@@ -59,12 +66,19 @@ struct StepUpTests {
         }
     }
 
-    @Test("with identity verification: started by the client, refused until approved, recorded in the result", arguments: StoreKind.available)
+    @Test(
+        "with identity verification: started by the client, refused until approved, recorded in the result",
+        arguments: StoreKind.available
+    )
     func identityVerified(kind: StoreKind) async throws {
         try await kind.withLiveServer(configure: IdentityVerifiedEnrollmentTests.simulated) { _, api in
             var phone = TestAuthenticator()
             try await api.enroll("bea", authenticator: &phone)
-            let created = try await Self.startStepUp(api, userID: "bea", extra: #", "identityVerification": "required", "transaction": {"text": "Close the account"}"#)
+            let created = try await Self.startStepUp(
+                api,
+                userID: "bea",
+                extra: #", "identityVerification": "required", "transaction": {"text": "Close the account"}"#
+            )
             #expect(try created.json().object?["identityVerification"]?.string == "required")
             let session = try created.decode(AuthenticationSession.self)
             expectError(try await Self.options(api, session), "WORKFLOW_NOT_COMPLETED", .conflict, retryable: true)
@@ -74,12 +88,18 @@ struct StepUpTests {
             #expect(started.status == .created)
             let run = try #require(try started.json().object?["workflowRunId"]?.string)
             #expect(try started.json().object?["idvToken"]?.string?.isEmpty == false)
-            expectError(try await api.client(.post, start, token: session.clientToken), "IDV_ALREADY_STARTED", .conflict)
+            expectError(
+                try await api.client(.post, start, token: session.clientToken),
+                "IDV_ALREADY_STARTED",
+                .conflict
+            )
             #expect(try await api.client(.post, start, token: "pkc_wrong").status == .unauthorized)
             expectError(try await Self.options(api, session), "WORKFLOW_NOT_COMPLETED", .conflict, retryable: true)
             #expect(try await IdentityVerifiedEnrollmentTests.decide(api, run, "approved").status == .ok)
 
-            let options = try await Self.options(api, session).decode(Options<PublicKeyCredentialRequestOptionsJSON>.self).publicKey
+            let options = try await Self.options(api, session).decode(
+                Options<PublicKeyCredentialRequestOptionsJSON>.self
+            ).publicKey
             let completion = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone))
                 .expect(.ok, SignInCompletion.self)
             let result = try await api.redeem(session, completion.resultToken).json().object
@@ -96,7 +116,9 @@ struct StepUpTests {
             var phone = TestAuthenticator()
             try await api.enroll("cleo", authenticator: &phone)
             let session = try await Self.startStepUp(api, userID: "cleo", extra: "").decode(AuthenticationSession.self)
-            let options = try await Self.options(api, session).decode(Options<PublicKeyCredentialRequestOptionsJSON>.self).publicKey
+            let options = try await Self.options(api, session).decode(
+                Options<PublicKeyCredentialRequestOptionsJSON>.self
+            ).publicKey
             var laptop = TestAuthenticator()
             try await api.enroll("cleo", authenticator: &laptop)
             expectError(
@@ -126,7 +148,10 @@ struct StepUpTests {
                 let response = try await Self.startStepUp(api, userID: "dan", extra: extra)
                 #expect(response.status == .badRequest, "\(extra)")
             }
-            #expect(try await Self.startStepUp(api, userID: "dan", extra: #", "transaction": {"text": "Pay"}"#).status == .created)
+            #expect(
+                try await Self.startStepUp(api, userID: "dan", extra: #", "transaction": {"text": "Pay"}"#).status
+                    == .created
+            )
             let standard = try await api.backend(
                 .post,
                 "/v1/authentications",

@@ -25,23 +25,35 @@ struct WebhookProviderTests {
 
     /// What the fake vendor received.
     final class Vendor: Sendable {
-        let requests = Mutex<[(signed: Bool, body: [String: Any]?)]>([])
+        struct Received: Sendable {
+            let signed: Bool
+            let workflowRunId: String?
+            let purpose: String?
+        }
+        let requests = Mutex<[Received]>([])
 
         var router: Router<BasicRequestContext> {
             let router = Router()
             router.post("/runs") { request, _ -> Response in
                 let body = Array(buffer: try await request.body.collect(upTo: 65536))
                 let timestamp = request.headers[HTTPField.Name("X-Passkeys-Timestamp")!].flatMap { Int($0) } ?? 0
-                let signed = request.headers[HTTPField.Name("X-Passkeys-Signature")!]
+                let signed =
+                    request.headers[HTTPField.Name("X-Passkeys-Signature")!]
                     == WebhookProviderTests.signature(body, timestamp: timestamp)
                 let json = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
-                nonisolated(unsafe) let entry = (signed, json)
+                let entry = Received(
+                    signed: signed,
+                    workflowRunId: json?["workflowRunId"] as? String,
+                    purpose: json?["purpose"] as? String
+                )
                 self.requests.withLock { $0.append(entry) }
                 guard signed else { return Response(status: .unauthorized) }
                 return Response(
                     status: .ok,
                     headers: [.contentType: "application/json"],
-                    body: .init(byteBuffer: ByteBuffer(string: #"{"idvToken": "vendor-token-1", "vendorReference": "ref-1"}"#))
+                    body: .init(
+                        byteBuffer: ByteBuffer(string: #"{"idvToken": "vendor-token-1", "vendorReference": "ref-1"}"#)
+                    )
                 )
             }
             return router
@@ -77,12 +89,15 @@ struct WebhookProviderTests {
         try await Application(router: vendor.router).test(.live) { vendorClient in
             let server = try TestServer(configure: Self.configure(port: try #require(vendorClient.port)))
             try await server.withAPI { api in
-                let (attempt, run) = try await IdentityVerifiedEnrollmentTests.createVerifiedRegistration(api, userID: "ivy")
+                let (attempt, run) = try await IdentityVerifiedEnrollmentTests.createVerifiedRegistration(
+                    api,
+                    userID: "ivy"
+                )
                 let received = vendor.requests.withLock { $0 }
                 #expect(received.count == 1)
                 #expect(received.first?.signed == true)
-                #expect(received.first?.body?["workflowRunId"] as? String == run)
-                #expect(received.first?.body?["purpose"] as? String == "enrollment")
+                #expect(received.first?.workflowRunId == run)
+                #expect(received.first?.purpose == "enrollment")
 
                 expectError(
                     try await Self.deliver(api, server, event: "evt-1", run: run, sign: false),
@@ -96,7 +111,11 @@ struct WebhookProviderTests {
                     .badRequest
                 )
                 expectError(
-                    try await api.client(.post, Path.registrationOptions(attempt.registrationAttemptId), token: attempt.clientToken),
+                    try await api.client(
+                        .post,
+                        Path.registrationOptions(attempt.registrationAttemptId),
+                        token: attempt.clientToken
+                    ),
                     "WORKFLOW_NOT_COMPLETED",
                     .conflict,
                     retryable: true
@@ -115,7 +134,11 @@ struct WebhookProviderTests {
                 _ = try await api.registrationOptions(attempt)
                 // The simulated provider's decision endpoint does not exist with this provider.
                 expectError(
-                    try await api.backend(.post, "/v1/identity-verification/runs/\(run)/decision", json: #"{"decision": "approved"}"#),
+                    try await api.backend(
+                        .post,
+                        "/v1/identity-verification/runs/\(run)/decision",
+                        json: #"{"decision": "approved"}"#
+                    ),
                     "NOT_FOUND",
                     .notFound
                 )
@@ -138,7 +161,11 @@ struct WebhookProviderTests {
             let audit = try await api.backend(.get, "/v1/audit-events?userId=jo").text
             #expect(!audit.contains("registration.created"))
             // The webhook refuses events without the secret even for unknown runs.
-            expectError(try await Self.deliver(api, server, event: "e", run: "idv_x", sign: false), "WEBHOOK_SIGNATURE_INVALID", .unauthorized)
+            expectError(
+                try await Self.deliver(api, server, event: "e", run: "idv_x", sign: false),
+                "WEBHOOK_SIGNATURE_INVALID",
+                .unauthorized
+            )
         }
     }
 

@@ -79,7 +79,9 @@ extension PasskeyService {
             by: caller,
             userID: user.id,
             subject: flow.id,
-            details: ["finalize": explicit ? "explicit" : "automatic", "identityVerification": "\(identityVerification)"]
+            details: ["finalize": explicit ? "explicit" : "automatic"].merging(
+                run.map { ["workflowRunId": $0.workflowRunId] } ?? [:]
+            ) { first, _ in first }
         )
         return CreateRegistrationResponse(
             registrationAttemptId: flow.id,
