@@ -75,7 +75,7 @@ struct SignInCommand: ExecutableCommand {
             let api = PasskeyClientAPI(serverBaseURL: serverURL)
             var output = ""
             if identityVerification {
-                output += try await verifyIdentity(session, api: api, backend: backend)
+                output += try await verifyIdentity(session, api: api, backend: backend, context: &context)
             }
             let request = try await api.authenticationRequest(
                 sessionId: session.biometricPasskeySessionId,
@@ -126,12 +126,15 @@ extension SignInCommand {
     func verifyIdentity(
         _ session: AuthenticationSession,
         api: PasskeyClientAPI,
-        backend: PasskeyBackendAPI
+        backend: PasskeyBackendAPI,
+        context: inout DeviceFailure.Context
     ) async throws(PasskeyError) -> String {
         let started = try await api.startStepUpIdentityVerification(
             sessionId: session.biometricPasskeySessionId,
             clientToken: session.clientToken
         )
+        // A failure to decide is the backend API's, about this run (the failure's hint says so).
+        (context.backend, context.workflowRunId) = (true, started.workflowRunId)
         try await SimulatedIdentityVerifier(backend: backend).verify(
             IdentityVerificationRequest(
                 workflowRunId: started.workflowRunId,
@@ -140,6 +143,7 @@ extension SignInCommand {
                 expiresAt: started.expiresAt
             )
         )
+        (context.backend, context.workflowRunId) = (false, nil)
         return "Identity verification \(started.workflowRunId): approved (simulated provider).\n"
     }
 
