@@ -35,7 +35,10 @@ struct DeviceOptions: ParsableArguments {
     @OptionGroup var store: KeyStoreOptions
 
     /// The server's URL, checked: https, or http for localhost.
-    func serverURL() throws(PasskeyError) -> URL {
+    func serverURL() throws(PasskeyError) -> URL { try Self.serverURL(server) }
+
+    /// `server` as a URL, checked: https, or http for localhost.
+    static func serverURL(_ server: String) throws(PasskeyError) -> URL {
         guard let url = URL(string: server), let scheme = url.scheme, let host = url.host, !host.isEmpty else {
             throw PasskeyError(.invalidInput, "--server '\(server)' is not a URL such as http://localhost:8080.")
         }
@@ -54,7 +57,10 @@ struct DeviceOptions: ParsableArguments {
     }
 
     /// The backend API key from PASSKEYS_API_KEY.
-    func apiKey() throws(PasskeyError) -> String {
+    func apiKey() throws(PasskeyError) -> String { try Self.apiKey() }
+
+    /// The backend API key from PASSKEYS_API_KEY.
+    static func apiKey() throws(PasskeyError) -> String {
         guard let key = DeviceEnvironment.value(DeviceEnvironment.apiKey) else {
             throw PasskeyError(
                 .invalidConfiguration,
@@ -119,6 +125,8 @@ enum DeviceFailure {
         var keyStore: String?
         /// The failure came from the backend API (so a 401 is about the API key).
         var backend = false
+        /// The identity verification run the command works on.
+        var workflowRunId: String?
     }
 
     static func hint(_ error: PasskeyError, _ context: Context) -> String? {
@@ -136,6 +144,14 @@ enum DeviceFailure {
         case .passkeyAlreadyExists:
             return
                 "This device already has a passkey for this user; sign in with: passkeys sign-in --server \(server) --user \(context.user ?? "NAME")."
+        case .notFound where context.workflowRunId != nil:
+            return
+                "The server has no run \(context.workflowRunId ?? ""), or its identity verification provider is not simulated (start it with: passkeys serve --identity-verification simulated)."
+        case .workflowNotCompleted, .workflowDeclined, .workflowUnderReview:
+            return
+                "The identity verification was not approved. A server without --identity-verification simulated cannot decide it here; start a new sign-in."
+        case .authContextMismatch:
+            return "Do not sign: the challenge does not belong to what was shown. Start a new sign-in."
         case .notFound:
             return context.user.map { "The server has no user '\($0)'; register one first with passkeys register." }
                 ?? "Check --server: it must be the passkey server's base URL."

@@ -21,6 +21,9 @@ struct ServeCommand: ExecutableCommand {
             Settings come from the --config file (JSON, YAML or TOML, by its extension), then environment \
             variables (PASSKEYS_DATABASE, PASSKEYS_PORT, PASSKEYS_HOST, PASSKEYS_API_KEY), then these flags. \
             SIGTERM or SIGINT shuts the server down gracefully.
+
+            --identity-verification simulated makes identity verification runs decidable through the backend API \
+            (passkeys idv decide, the SDK's SimulatedIdentityVerifier): for development and demos, never production.
             """
     )
 
@@ -44,6 +47,22 @@ struct ServeCommand: ExecutableCommand {
     @Option(name: .customLong("api-key"), help: "A backend API key to accept (also PASSKEYS_API_KEY).")
     var apiKey: String?
 
+    /// The identity verification providers the flag can choose.
+    enum IdentityVerificationProvider: String, ExpressibleByArgument, CaseIterable {
+        /// Runs are decided through the backend API (`passkeys idv decide`): development, demos, tests.
+        case simulated
+        case disabled
+    }
+
+    @Option(
+        name: .customLong("identity-verification"),
+        help: ArgumentHelp(
+            "The identity verification provider: simulated (runs decided with passkeys idv decide; never in production) or disabled.",
+            valueName: "provider"
+        )
+    )
+    var identityVerification: IdentityVerificationProvider?
+
     func execute(in environment: CommandEnvironment) async -> CommandResult {
         var configuration: ServerConfiguration
         do {
@@ -57,6 +76,9 @@ struct ServeCommand: ExecutableCommand {
             )
         } catch {
             return CommandResult(exitCode: CommandResult.usage, standardError: "error: \(error)\n")
+        }
+        if let identityVerification {
+            Self.applyIdentityVerificationFlag(identityVerification, to: &configuration)
         }
         var developmentKey: DevelopmentAPIKey?
         if configuration.apiKeys.isEmpty {
@@ -111,6 +133,16 @@ struct ServeCommand: ExecutableCommand {
             await opened.close()
             return CommandResult(exitCode: CommandResult.failure, standardError: "error: \(error)\n")
         }
+    }
+}
+
+extension ServeCommand {
+    /// Sets the server's identity verification provider (`identityVerification.provider`) from the flag.
+    static func applyIdentityVerificationFlag(
+        _ provider: IdentityVerificationProvider,
+        to configuration: inout ServerConfiguration
+    ) {
+        // The server's setting lands with the server side of this feature.
     }
 }
 

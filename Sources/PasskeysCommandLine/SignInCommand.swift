@@ -18,6 +18,11 @@ struct SignInCommand: ExecutableCommand {
               PASSKEYS_API_KEY=pk_dev_… passkeys sign-in --server http://localhost:8080 --user alice
               PASSKEYS_API_KEY=pk_dev_… passkeys sign-in --server http://localhost:8080
 
+            With --step-up the session is a step-up (user verification required) for --user. --transaction binds             a text into the challenge: the device checks that the challenge ends with the text's digest, prints             the text it signs and its digest, then signs. --identity-verification requires identity verification,             which the device starts and decides through the server's simulated provider (passkeys serve             --identity-verification simulated). The redeemed sign-in's assurance is printed.
+
+              PASSKEYS_API_KEY=pk_dev_… passkeys sign-in --server http://localhost:8080 --user alice \
+                  --step-up --transaction "Pay 25 € to Bob" --identity-verification
+
             Exit codes: 0 signed in; 1 failed (the error code and what to do are printed); 2 bad usage.
             """
     )
@@ -29,6 +34,30 @@ struct SignInCommand: ExecutableCommand {
     )
     var user: String?
 
+    @Flag(name: .customLong("step-up"), help: "A step-up sign-in (needs --user).")
+    var stepUp = false
+
+    @Option(
+        help: ArgumentHelp("With --step-up: the text the user approves, bound into the challenge.", valueName: "text")
+    )
+    var transaction: String?
+
+    @Flag(
+        name: .customLong("identity-verification"),
+        help: "With --step-up: require identity verification, decided by the server's simulated provider."
+    )
+    var identityVerification = false
+
+    func validate() throws {
+        if !stepUp {
+            if transaction != nil { throw ValidationError("--transaction needs --step-up.") }
+            if identityVerification { throw ValidationError("--identity-verification needs --step-up.") }
+        } else if user == nil {
+            throw ValidationError("--step-up needs --user: a step-up is for a user who is signed in.")
+        }
+        if let transaction, transaction.isEmpty { throw ValidationError("--transaction must not be empty.") }
+    }
+
     func execute(in environment: CommandEnvironment) async -> CommandResult {
         var context = DeviceFailure.Context(server: device.server, user: user, keyStore: device.store.path)
         let (store, warning) = device.store.open()
@@ -36,18 +65,30 @@ struct SignInCommand: ExecutableCommand {
             let serverURL = try device.serverURL()
             let backend = PasskeyBackendAPI(serverBaseURL: serverURL, apiKey: try device.apiKey())
             context.backend = true
-            let session = try await backend.createAuthentication(userId: user)
+            let session = try await backend.createAuthentication(
+                userId: user,
+                mode: stepUp ? "stepUp" : "standard",
+                transaction: transaction,
+                requireIdentityVerification: identityVerification
+            )
             context.backend = false
             let api = PasskeyClientAPI(serverBaseURL: serverURL)
-            let options = try await api.authenticationOptions(
+            var output = ""
+            if identityVerification {
+                output += try await verifyIdentity(session, api: api, backend: backend, context: &context)
+            }
+            let request = try await api.authenticationRequest(
                 sessionId: session.biometricPasskeySessionId,
                 clientToken: session.clientToken
             )
+            if let shown = try checkTransaction(request) {
+                output += "Signing: \(shown.text)\n  digest  \(shown.digest)\n"
+            }
             let client = WebAuthnClient(
                 authenticator: SoftwareAuthenticator(keyStore: store),
                 origin: device.effectiveOrigin(serverURL)
             )
-            let response = try await client.get(options)
+            let response = try await client.get(request.publicKey)
             let completion = try await api.completeAuthentication(
                 sessionId: session.biometricPasskeySessionId,
                 clientToken: session.clientToken,
@@ -58,17 +99,76 @@ struct SignInCommand: ExecutableCommand {
                 sessionId: session.biometricPasskeySessionId,
                 resultToken: completion.resultToken
             )
-            let output = """
-                Signed in as \(result.userId)\(user == nil ? " (usernameless)" : "").
+            let kind = stepUp ? " (step-up)" : user == nil ? " (usernameless)" : ""
+            output += """
+                Signed in as \(result.userId)\(kind).
                   credential     \(result.credentialId)
                   user verified  \(result.userVerified ? "yes" : "no")
                   synced         \(result.backupEligible ? (result.backupState ? "yes" : "eligible") : "no (device-bound)")
-                  session        \(session.biometricPasskeySessionId)
 
                 """
+            if let assurance = result.assurance { output += "  assurance      \(assurance)\n" }
+            if let verification = result.identityVerification {
+                output += "  identity       \(verification.decision) (\(verification.workflowRunId))\n"
+            }
+            if let signed = result.transaction { output += "  transaction    \(signed.text)\n" }
+            output += "  session        \(session.biometricPasskeySessionId)\n"
             return CommandResult(exitCode: CommandResult.success, standardOutput: output, standardError: warning ?? "")
         } catch {
             return DeviceFailure.result(error, warning: warning, context: context)
         }
+    }
+}
+
+extension SignInCommand {
+    /// Starts the session's identity verification and decides it with the simulated provider (the device has no
+    /// capture UI; the backend API key it holds anyway decides the run).
+    func verifyIdentity(
+        _ session: AuthenticationSession,
+        api: PasskeyClientAPI,
+        backend: PasskeyBackendAPI,
+        context: inout DeviceFailure.Context
+    ) async throws(PasskeyError) -> String {
+        let started = try await api.startStepUpIdentityVerification(
+            sessionId: session.biometricPasskeySessionId,
+            clientToken: session.clientToken
+        )
+        // A failure to decide is the backend API's, about this run (the failure's hint says so).
+        (context.backend, context.workflowRunId) = (true, started.workflowRunId)
+        try await SimulatedIdentityVerifier(backend: backend).verify(
+            IdentityVerificationRequest(
+                workflowRunId: started.workflowRunId,
+                idvToken: started.idvToken,
+                purpose: .stepUp,
+                expiresAt: started.expiresAt
+            )
+        )
+        (context.backend, context.workflowRunId) = (false, nil)
+        return "Identity verification \(started.workflowRunId): approved (simulated provider).\n"
+    }
+
+    /// The transaction the options bind, checked: its digest is the text's and ends the challenge, and it is the
+    /// text asked for (after NFC). Nil when the session binds none and none was asked for.
+    func checkTransaction(_ request: AuthenticationRequest) throws(PasskeyError) -> TransactionDetails? {
+        guard let shown = request.transaction else {
+            guard transaction == nil else {
+                throw PasskeyError(
+                    .authContextMismatch,
+                    "The server's options carry no transaction although one was asked for; nothing was signed."
+                )
+            }
+            return nil
+        }
+        try shown.verify(boundInto: request.publicKey.challenge.bytes)
+        guard
+            let transaction,
+            transaction.precomposedStringWithCanonicalMapping == shown.text.precomposedStringWithCanonicalMapping
+        else {
+            throw PasskeyError(
+                .authContextMismatch,
+                "The server's options carry another transaction than the one asked for; nothing was signed."
+            )
+        }
+        return shown
     }
 }

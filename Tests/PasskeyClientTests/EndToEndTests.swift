@@ -299,7 +299,7 @@ struct EndToEndTests {
         }
     }
 
-    @Test("step-up and cross-platform inputs fail with FEATURE_NOT_AVAILABLE")
+    @Test("cross-platform inputs fail with FEATURE_NOT_AVAILABLE")
     func unavailableModes() async throws {
         let client = try PasskeyClient(
             configuration: PasskeyClientConfiguration(
@@ -309,12 +309,6 @@ struct EndToEndTests {
             ),
             authenticator: ScriptableAuthenticator()
         )
-        let stepUp = await passkeyError {
-            _ = try await client.authenticate(
-                AuthenticationInput(sessionId: "auth_1", clientToken: "t", mode: .stepUp(.init()))
-            )
-        }
-        #expect(stepUp?.code == .featureNotAvailable)
         let crossPlatform = await passkeyError {
             _ = try await client.authenticate(
                 AuthenticationInput(

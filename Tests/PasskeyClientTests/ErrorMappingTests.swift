@@ -32,6 +32,9 @@ struct ErrorMappingTests {
         ("STEP_UP_CREDENTIAL_USER_MISMATCH", .stepUpCredentialUserMismatch),
         ("WORKFLOW_NOT_COMPLETED", .workflowNotCompleted), ("WORKFLOW_DECLINED", .workflowDeclined),
         ("WORKFLOW_UNDER_REVIEW", .workflowUnderReview), ("WORKFLOW_RUN_REUSE_FORBIDDEN", .workflowRunReuseForbidden),
+        ("CHALLENGE_REFRESH_FORBIDDEN", .challengeRefreshForbidden),
+        ("STEP_UP_AUTH_SESSION_MISMATCH", .stepUpAuthSessionMismatch),
+        ("IDV_ALREADY_STARTED", .identityVerificationAlreadyStarted),
         ("HANDOFF_ALREADY_CLAIMED", "HANDOFF_ALREADY_CLAIMED"), ("RECOVERY_TOKEN_INVALID", "RECOVERY_TOKEN_INVALID"),
     ]
 
@@ -39,6 +42,13 @@ struct ErrorMappingTests {
     func mapping(server: String, sdk: PasskeyError.Code) {
         #expect(PasskeyError.Code(serverCode: server) == sdk)
         #expect(PasskeyError.Code.isKnownServerCode(server))
+    }
+
+    @Test("the new identity verification and step-up codes have their stable raw values")
+    func newCodes() {
+        #expect(PasskeyError.Code.stepUpAuthSessionMismatch.rawValue == "STEP_UP_AUTH_SESSION_MISMATCH")
+        #expect(PasskeyError.Code.identityVerificationAlreadyStarted.rawValue == "IDV_ALREADY_STARTED")
+        #expect(PasskeyError.Code.workflowNotCompleted.rawValue == "WORKFLOW_NOT_COMPLETED")
     }
 
     @Test("an unknown code from a newer server is kept, not crashed on")

@@ -30,12 +30,24 @@ struct DeviceCommandTests {
         var device: [String] { ["--server", server, "--origin", "https://localhost", "--key-store", keyStore] }
     }
 
-    static func withServer(_ body: @escaping @Sendable (Setup) async throws -> Void) async throws {
+    /// Runs `body` against a live server (with `identityVerificationProvider`, such as `simulated`, when given:
+    /// set as `identityVerification.provider` through the configuration file's decoder).
+    static func withServer(
+        identityVerificationProvider: String? = nil,
+        _ body: @escaping @Sendable (Setup) async throws -> Void
+    ) async throws {
         // HummingbirdTesting .live listens on a random port whatever the configuration says.
         var configuration = ServerConfiguration(port: 8080)
         configuration.database = "memory"
         configuration.apiKeys = [.init(name: "cli-tests", key: apiKey)]
         configuration.appleApps = [.init(teamId: "ABCDE12345", bundleId: "com.example.app")]
+        if let identityVerificationProvider {
+            var object = try #require(
+                try JSONSerialization.jsonObject(with: JSONEncoder().encode(configuration)) as? [String: Any]
+            )
+            object["identityVerification"] = ["provider": identityVerificationProvider]
+            configuration = try ServerConfiguration(jsonData: JSONSerialization.data(withJSONObject: object))
+        }
         let service = try PasskeyService(
             configuration: configuration,
             store: MemoryPasskeyStore(),

@@ -18,44 +18,69 @@ public struct PasskeyBackendAPI: Sendable {
         self.apiKey = apiKey
     }
 
-    /// `POST /v1/registrations`: a registration attempt for `userId` (created when new).
+    /// `POST /v1/registrations`: a registration attempt for `userId` (created when new). With
+    /// `requireIdentityVerification`, the attempt carries a workflow run that must be approved before the passkey
+    /// can be enrolled (``RegistrationAttempt/workflowRunId``, ``RegistrationAttempt/idvToken``).
     public func createRegistration(
         userId: String,
         userName: String,
         displayName: String? = nil,
-        credentialName: String? = nil
+        credentialName: String? = nil,
+        requireIdentityVerification: Bool = false
     ) async throws(PasskeyError) -> RegistrationAttempt {
         struct Body: Encodable, Sendable {
             let userId: String
             let userName: String
             let displayName: String?
             let credentialName: String?
+            let identityVerification: String?
         }
         return try await requester.send(
             "POST",
             ["v1", "registrations"],
             token: apiKey,
-            body: Body(userId: userId, userName: userName, displayName: displayName, credentialName: credentialName),
+            body: Body(
+                userId: userId,
+                userName: userName,
+                displayName: displayName,
+                credentialName: credentialName,
+                identityVerification: requireIdentityVerification ? "required" : nil
+            ),
             as: RegistrationAttempt.self
         )
     }
 
-    /// `POST /v1/authentications`: a sign-in session, for `userId` or (nil) usernameless.
+    /// `POST /v1/authentications`: a sign-in session, for `userId` or (nil) usernameless. A step-up session
+    /// (`mode: "stepUp"`) may bind a `transaction` — the text the user approves, whose digest the server puts into
+    /// the challenge — and may require identity verification before the passkey is used.
     public func createAuthentication(
         userId: String?,
         mode: String = "standard",
-        action: String? = nil
+        action: String? = nil,
+        transaction: String? = nil,
+        requireIdentityVerification: Bool = false
     ) async throws(PasskeyError) -> AuthenticationSession {
+        struct Transaction: Encodable, Sendable {
+            let text: String
+        }
         struct Body: Encodable, Sendable {
             let userId: String?
             let mode: String
             let action: String?
+            let transaction: Transaction?
+            let identityVerification: String?
         }
         return try await requester.send(
             "POST",
             ["v1", "authentications"],
             token: apiKey,
-            body: Body(userId: userId, mode: mode, action: action),
+            body: Body(
+                userId: userId,
+                mode: mode,
+                action: action,
+                transaction: transaction.map(Transaction.init(text:)),
+                identityVerification: requireIdentityVerification ? "required" : nil
+            ),
             as: AuthenticationSession.self
         )
     }
@@ -83,6 +108,10 @@ public struct RegistrationAttempt: Sendable, Hashable, Codable {
     public var registrationAttemptId: String
     public var clientToken: String
     public var expiresAt: Date
+    /// The identity verification run to approve before enrolling (when it was required).
+    public var workflowRunId: String?
+    /// The token the identity verification vendor's capture starts with (when it was required).
+    public var idvToken: String?
 }
 
 /// `POST /v1/authentications`' answer: what the app needs to sign in.
@@ -91,10 +120,23 @@ public struct AuthenticationSession: Sendable, Hashable, Codable {
     public var biometricPasskeySessionId: String
     public var clientToken: String
     public var expiresAt: Date
+    /// The transaction the session binds into its challenge, with its digest.
+    public var transaction: TransactionDetails?
+    /// `required` when identity verification must be approved before the passkey is used.
+    public var identityVerification: String?
+
+    /// Whether the session requires identity verification (pass it to ``AuthenticationInput/StepUp``).
+    public var requiresIdentityVerification: Bool { identityVerification == "required" }
 }
 
 /// A redeemed sign-in: who signed in, with which passkey, and how.
 public struct RedeemedAuthentication: Sendable, Hashable, Codable {
+    /// How a redeemed identity verification ended.
+    public struct IdentityVerification: Sendable, Hashable, Codable {
+        public var workflowRunId: String
+        public var decision: String
+    }
+
     public var userId: String
     public var credentialId: String
     public var userVerified: Bool
@@ -103,4 +145,11 @@ public struct RedeemedAuthentication: Sendable, Hashable, Codable {
     public var mode: String
     public var action: String?
     public var completedAt: Date
+    /// The transaction the user approved and signed (step-up sessions that bound one).
+    public var transaction: TransactionDetails?
+    /// What the sign-in proves: `passkey`, `passkey+uv` (with user verification) or `passkey+uv+idv` (and an
+    /// approved identity verification). Nil from servers older than this field.
+    public var assurance: String?
+    /// The identity verification of the session, when it required one.
+    public var identityVerification: IdentityVerification?
 }

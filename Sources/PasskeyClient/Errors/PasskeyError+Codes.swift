@@ -4,7 +4,7 @@ extension PasskeyError.Code {
     public static let invalidConfiguration: Self = "INVALID_CONFIGURATION"
     /// An input (an options JSON, an id, a list) is invalid; the message names it.
     public static let invalidInput: Self = "INVALID_INPUT"
-    /// The feature exists in the API but not in this version of the SDK (step-up and cross-platform inputs).
+    /// The feature exists in the API but not in this version of the SDK (cross-platform inputs).
     public static let featureNotAvailable: Self = "FEATURE_NOT_AVAILABLE"
 
     // MARK: Transport
@@ -75,10 +75,17 @@ extension PasskeyError.Code {
 
     // MARK: Step-up, cross-platform, recovery and identity verification (server codes kept as they are)
     public static let stepUpCredentialUserMismatch: Self = "STEP_UP_CREDENTIAL_USER_MISMATCH"
+    /// The passkey is not one the step-up session allows, or the client token is another session's.
+    public static let stepUpAuthSessionMismatch: Self = "STEP_UP_AUTH_SESSION_MISMATCH"
+    /// The identity verification has no decision yet (after ``PasskeyClient/identityVerificationWait``).
     public static let workflowNotCompleted: Self = "WORKFLOW_NOT_COMPLETED"
+    /// The identity verification was declined: the flow cannot go on.
     public static let workflowDeclined: Self = "WORKFLOW_DECLINED"
+    /// A person reviews the identity verification; that can take long. Try again later with a new flow.
     public static let workflowUnderReview: Self = "WORKFLOW_UNDER_REVIEW"
     public static let workflowRunReuseForbidden: Self = "WORKFLOW_RUN_REUSE_FORBIDDEN"
+    /// The step-up session's identity verification was already started; create a new session to start again.
+    public static let identityVerificationAlreadyStarted: Self = "IDV_ALREADY_STARTED"
 
     // MARK: The software authenticator's key store
     /// The key store file is damaged or was modified (it fails authentication with the right key).

@@ -70,6 +70,8 @@ extension PasskeyError.Code {
         "INVALID_RESULT_TOKEN": .invalidResultToken,
         "AUTHENTICATION_NOT_COMPLETED": .authenticationNotCompleted,
         "STEP_UP_CREDENTIAL_USER_MISMATCH": .stepUpCredentialUserMismatch,
+        "STEP_UP_AUTH_SESSION_MISMATCH": .stepUpAuthSessionMismatch,
+        "IDV_ALREADY_STARTED": .identityVerificationAlreadyStarted,
         "WORKFLOW_NOT_COMPLETED": .workflowNotCompleted,
         "WORKFLOW_DECLINED": .workflowDeclined,
         "WORKFLOW_UNDER_REVIEW": .workflowUnderReview,

@@ -1,6 +1,25 @@
+public import Foundation
+
 /// What ``PasskeyClient/enroll(_:)`` needs: the registration attempt the app's backend created
-/// (`POST /v1/registrations` → `registrationAttemptId`, `clientToken`).
+/// (`POST /v1/registrations` → `registrationAttemptId`, `clientToken`, and with identity verification
+/// `workflowRunId`, `idvToken`).
 public struct EnrollmentInput: Sendable, Hashable {
+    /// The identity verification run the attempt requires to be approved before the passkey is enrolled.
+    public struct IdentityVerification: Sendable, Hashable {
+        /// The run (`idv_…`), from the registration attempt's `workflowRunId`.
+        public var workflowRunId: String
+        /// The vendor's token, from the registration attempt's `idvToken`.
+        public var idvToken: String
+        /// When the run expires, when your backend knows it.
+        public var expiresAt: Date?
+
+        public init(workflowRunId: String, idvToken: String, expiresAt: Date? = nil) {
+            self.workflowRunId = workflowRunId
+            self.idvToken = idvToken
+            self.expiresAt = expiresAt
+        }
+    }
+
     public var registrationAttemptId: String
     public var clientToken: String
     /// The integrator's user id, remembered with the passkey on this device for
@@ -11,19 +30,24 @@ public struct EnrollmentInput: Sendable, Hashable {
     /// When this device already holds one of the user's passkeys (the server listed it in `excludeCredentials`):
     /// fail with `PASSKEY_ALREADY_EXISTS` (false, the default), or succeed with ``EnrollmentResult/Status/alreadyEnrolled``.
     public var treatExistingPasskeyAsSuccess: Bool
+    /// Identity-verified enrollment: the ``PasskeyClient``'s ``IdentityVerifier`` runs first, then the SDK waits
+    /// for the server to approve the run before it asks for the creation options.
+    public var identityVerification: IdentityVerification?
 
     public init(
         registrationAttemptId: String,
         clientToken: String,
         userId: String? = nil,
         credentialName: String? = nil,
-        treatExistingPasskeyAsSuccess: Bool = false
+        treatExistingPasskeyAsSuccess: Bool = false,
+        identityVerification: IdentityVerification? = nil
     ) {
         self.registrationAttemptId = registrationAttemptId
         self.clientToken = clientToken
         self.userId = userId
         self.credentialName = credentialName
         self.treatExistingPasskeyAsSuccess = treatExistingPasskeyAsSuccess
+        self.identityVerification = identityVerification
     }
 }
 

@@ -13,16 +13,25 @@ public struct PasskeyClient: PasskeyClientProtocol {
     public let configuration: PasskeyClientConfiguration
     public let authenticator: any Authenticator
     public let api: PasskeyClientAPI
+    /// Runs the identity verification vendor's capture when an enrollment or a step-up requires it.
+    public let identityVerifier: (any IdentityVerifier)?
+    /// How long the SDK waits, after the ``identityVerifier`` returned, for the server to learn the decision
+    /// (while it answers `WORKFLOW_NOT_COMPLETED`) before failing with that code.
+    public let identityVerificationWait: Duration
     let webAuthn: WebAuthnClient
 
     public init(
         configuration: PasskeyClientConfiguration,
         authenticator: any Authenticator,
         transport: any HTTPTransport = URLSessionTransport(),
-        ceremonyTimeoutRange: ClosedRange<Duration> = .seconds(10) ... .seconds(600)
+        ceremonyTimeoutRange: ClosedRange<Duration> = .seconds(10) ... .seconds(600),
+        identityVerifier: (any IdentityVerifier)? = nil,
+        identityVerificationWait: Duration = .seconds(60)
     ) {
         self.configuration = configuration
         self.authenticator = authenticator
+        self.identityVerifier = identityVerifier
+        self.identityVerificationWait = identityVerificationWait
         self.api = PasskeyClientAPI(
             serverBaseURL: configuration.serverBaseURL,
             timeout: configuration.requestTimeout,
@@ -39,10 +48,31 @@ public struct PasskeyClient: PasskeyClientProtocol {
         try Self.validateFlowID(input.registrationAttemptId, field: "registrationAttemptId")
         try Self.validateToken(input.clientToken)
         if let userId = input.userId { try Self.validateUserID(userId) }
-        let options = try await api.registrationOptions(
-            registrationAttemptId: input.registrationAttemptId,
-            clientToken: input.clientToken
-        )
+        let options: PublicKeyCredentialCreationOptionsJSON
+        if let verification = input.identityVerification {
+            let verifier = try requireIdentityVerifier(for: "EnrollmentInput.identityVerification")
+            try Self.validateFlowID(verification.workflowRunId, field: "identityVerification.workflowRunId")
+            try Self.validateToken(verification.idvToken, field: "identityVerification.idvToken")
+            try await verifier.verify(
+                IdentityVerificationRequest(
+                    workflowRunId: verification.workflowRunId,
+                    idvToken: verification.idvToken,
+                    purpose: .enrollment,
+                    expiresAt: verification.expiresAt
+                )
+            )
+            options = try await awaitingApproval { () async throws(PasskeyError) in
+                try await api.registrationOptions(
+                    registrationAttemptId: input.registrationAttemptId,
+                    clientToken: input.clientToken
+                )
+            }
+        } else {
+            options = try await api.registrationOptions(
+                registrationAttemptId: input.registrationAttemptId,
+                clientToken: input.clientToken
+            )
+        }
         try checkRelyingParty(options.rp.id)
         let response: RegistrationResponseJSON
         do {
@@ -68,13 +98,10 @@ public struct PasskeyClient: PasskeyClientProtocol {
     }
 
     public func authenticate(_ input: AuthenticationInput) async throws(PasskeyError) -> AuthenticationResult {
+        var stepUp: AuthenticationInput.StepUp?
         switch input.mode {
         case .standard: break
-        case .stepUp:
-            throw PasskeyError(
-                .featureNotAvailable,
-                "Step-up sign-in is not available in this SDK version yet. A session your backend created with mode 'stepUp' works with mode .standard (the server requires user verification)."
-            )
+        case .stepUp(let details): stepUp = details
         case .crossPlatform:
             throw PasskeyError(
                 .featureNotAvailable,
@@ -94,9 +121,12 @@ public struct PasskeyClient: PasskeyClientProtocol {
             for id in ids { set.insert(try CredentialID.decode(id)) }
             return set
         }
-        var options = try await api.authenticationOptions(sessionId: input.sessionId, clientToken: input.clientToken)
-        try checkRelyingParty(options.rpId)
-        options = try Self.apply(input, narrowed: narrowed, to: options)
+        let request = try await authenticationRequest(input, stepUp: stepUp)
+        try checkRelyingParty(request.publicKey.rpId)
+        let options = try Self.apply(input, narrowed: narrowed, to: request.publicKey)
+        if let transaction = request.transaction {
+            try await confirm(transaction, challenge: options.challenge.bytes, stepUp: stepUp)
+        }
         let response = try await webAuthn.get(options)
         let completion = try await api.completeAuthentication(
             sessionId: input.sessionId,
@@ -108,7 +138,8 @@ public struct PasskeyClient: PasskeyClientProtocol {
             resultToken: completion.resultToken,
             expiresAt: completion.expiresAt,
             credentialId: response.id,
-            userHandle: response.response.userHandle?.base64URL
+            userHandle: response.response.userHandle?.base64URL,
+            transaction: request.transaction
         )
     }
 
@@ -211,11 +242,11 @@ extension PasskeyClient {
         }
     }
 
-    static func validateToken(_ token: String) throws(PasskeyError) {
+    static func validateToken(_ token: String, field: String = "clientToken") throws(PasskeyError) {
         guard (1...4096).contains(token.utf8.count), token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw PasskeyError(
                 .invalidInput,
-                "clientToken must be the token your backend received from the server (printable ASCII, no spaces)."
+                "\(field) must be the token your backend received from the server (printable ASCII, no spaces)."
             )
         }
     }

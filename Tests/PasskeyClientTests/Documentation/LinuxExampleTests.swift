@@ -1,4 +1,6 @@
 import Foundation
+import PasskeyClient
+import PasskeyTesting
 import Testing
 
 @Suite("docs/sdk.md")
@@ -27,21 +29,38 @@ struct LinuxExampleTests {
         }
     }
 
-    @Test("the guide carries the Linux example as it is compiled here")
-    func guideMatches() throws {
+    @Test(
+        "the guide carries the examples as they are compiled here",
+        arguments: [("LinuxExample.swift", "func enrollAndSignIn"), ("StepUpExample.swift", "func approvePayment")]
+    )
+    func guideMatches(file: String, start: String) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let guide = try String(contentsOf: root.appendingPathComponent("docs/sdk.md"), encoding: .utf8)
         let example = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-                "LinuxExample.swift"
-            ),
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(file),
             encoding: .utf8
         )
-        let body = try #require(example.range(of: "func enrollAndSignIn").map { String(example[$0.lowerBound...]) })
+        let body = try #require(example.range(of: start).map { String(example[$0.lowerBound...]) })
         #expect(
             guide.contains(body.trimmingCharacters(in: .whitespacesAndNewlines)),
-            "docs/sdk.md must contain LinuxExample.swift's function verbatim"
+            "docs/sdk.md must contain \(file)'s function verbatim"
         )
+    }
+
+    /// Needs the server side of step-up and identity verification (the simulated provider).
+    @Test("the step-up example approves a payment with identity verification: assurance passkey+uv+idv")
+    func stepUpExample() async throws {
+        try await LiveServer.run(identityVerificationProvider: "simulated") { server in
+            let client = try server.client(
+                ScriptableAuthenticator(),
+                identityVerifier: SimulatedIdentityVerifier(backend: server.backend)
+            )
+            try await EndToEndTests.enroll(client, server, userId: "alice")
+            let approved = try await approvePayment(client: client, backend: server.backend, userId: "alice") {
+                text in text.hasPrefix("Pay 25,00 €")
+            }
+            #expect(approved == "passkey+uv+idv: Pay 25,00 € to Bob's Bikes")
+        }
     }
 }

@@ -5,6 +5,7 @@ import Logging
 import PasskeyClient
 import PasskeyServer
 import PasskeyStorage
+import Testing
 
 /// A passkey server on a random local port, for end-to-end tests: RP ID `localhost`, the native-app origin
 /// `https://localhost` allowed (through a configured Apple app), an in-memory store and one backend API key.
@@ -29,7 +30,9 @@ enum LiveServer {
         /// A client configured as a native app of `localhost` against this server.
         func client(
             _ authenticator: any Authenticator,
-            timeoutRange: ClosedRange<Duration> = .seconds(10) ... .seconds(600)
+            timeoutRange: ClosedRange<Duration> = .seconds(10) ... .seconds(600),
+            transport: any HTTPTransport = URLSessionTransport(),
+            identityVerifier: (any IdentityVerifier)? = nil
         ) throws -> PasskeyClient {
             PasskeyClient(
                 configuration: try PasskeyClientConfiguration(
@@ -38,19 +41,43 @@ enum LiveServer {
                     storage: "com.example.tests"
                 ),
                 authenticator: authenticator,
-                ceremonyTimeoutRange: timeoutRange
+                transport: transport,
+                ceremonyTimeoutRange: timeoutRange,
+                identityVerifier: identityVerifier
             )
         }
     }
 
-    /// Runs `body` against a live server.
+    /// `configuration` with the identity verification provider set to `provider`, through the configuration
+    /// file's decoder (setting `identityVerification.provider`), so that these tests need no server API beyond the
+    /// documented configuration.
+    static func configuration(
+        _ configuration: ServerConfiguration,
+        identityVerificationProvider provider: String
+    ) throws -> ServerConfiguration {
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(configuration)) as? [String: Any]
+        )
+        object["identityVerification"] = ["provider": provider]
+        return try ServerConfiguration(jsonData: JSONSerialization.data(withJSONObject: object))
+    }
+
+    /// Runs `body` against a live server (with `identityVerificationProvider`, such as `simulated`, when given).
     static func run(
+        identityVerificationProvider: String? = nil,
         adjusting adjust: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (Context) async throws -> Void
     ) async throws {
         let store = MemoryPasskeyStore()
+        var configuration = configuration(adjust)
+        if let identityVerificationProvider {
+            configuration = try Self.configuration(
+                configuration,
+                identityVerificationProvider: identityVerificationProvider
+            )
+        }
         let service = try PasskeyService(
-            configuration: configuration(adjust),
+            configuration: configuration,
             store: store,
             logger: Logger(label: "client-tests")
         )
