@@ -78,7 +78,7 @@ struct ServeCommand: ExecutableCommand {
             return CommandResult(exitCode: CommandResult.usage, standardError: "error: \(error)\n")
         }
         if let identityVerification {
-            Self.applyIdentityVerificationFlag(identityVerification, to: &configuration)
+            configuration.identityVerification.provider = identityVerification == .simulated ? .simulated : .disabled
         }
         var developmentKey: DevelopmentAPIKey?
         if configuration.apiKeys.isEmpty {
@@ -121,6 +121,10 @@ struct ServeCommand: ExecutableCommand {
                 banner +=
                     "FIDO metadata: BLOB no \(blob.number), \(blob.entries.count) authenticator models\(setAside), next update \(blob.nextUpdate)\n"
             }
+            if configuration.identityVerification.provider == .simulated {
+                banner +=
+                    "identity verification: simulated — decide runs with passkeys idv decide (never in production)\n"
+            }
             if configuration.web.demo { banner += "demo: \(configuration.baseURL)/\n" }
             if configuration.web.console {
                 banner += "operator console: \(configuration.baseURL)/console (sign in with an API key)\n"
@@ -133,16 +137,6 @@ struct ServeCommand: ExecutableCommand {
             await opened.close()
             return CommandResult(exitCode: CommandResult.failure, standardError: "error: \(error)\n")
         }
-    }
-}
-
-extension ServeCommand {
-    /// Sets the server's identity verification provider (`identityVerification.provider`) from the flag.
-    static func applyIdentityVerificationFlag(
-        _ provider: IdentityVerificationProvider,
-        to configuration: inout ServerConfiguration
-    ) {
-        // The server's setting lands with the server side of this feature.
     }
 }
 

@@ -86,9 +86,9 @@ struct IdentityVerificationTests {
         #expect(error?.code == .workflowNotCompleted)
         #expect(error?.isRetryable == true)
         #expect(error?.serverCode == "WORKFLOW_NOT_COMPLETED")
-        #expect(elapsed >= .milliseconds(600) && elapsed < .seconds(5), "\(elapsed)")
-        // At 0, 250 and 600 ms: the first delay (250 ms), then what is left of the wait (350 ms).
-        #expect(await server.count("POST", StepUpTests.options) == 3)
+        #expect(elapsed >= .milliseconds(600), "\(elapsed)")
+        // At 0, 250 and 600 ms (the first delay, then what is left of the wait); a loaded machine may fit fewer.
+        #expect((2...3).contains(await server.count("POST", StepUpTests.options)))
         #expect(await authenticator.assertionRequests.isEmpty)
     }
 

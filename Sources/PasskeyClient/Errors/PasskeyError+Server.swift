@@ -81,6 +81,11 @@ extension PasskeyError.Code {
         "SIGN_IN_REQUIRED": .invalidOrExpiredSession,
         "USER_NAME_TAKEN": .invalidInput,
         "DEMO_ACCOUNT_REQUIRED": .authenticatorNotAllowed,
+        // The identity-verification vendor's own endpoint; an app meets them only through a misconfigured server.
+        "IDENTITY_VERIFICATION_UNAVAILABLE": .serverError,
+        "WEBHOOK_SIGNATURE_INVALID": .serverError,
+        "WEBHOOK_TIMESTAMP_INVALID": .serverError,
+        "WEBHOOK_EVENT_REPLAYED": .serverError,
         "OPERATOR_REQUIRED": .authenticatorNotAllowed,
     ]
 
