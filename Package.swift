@@ -218,6 +218,7 @@ let package = Package(
             dependencies: [
                 "BrowserTestSupport",
                 "WebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

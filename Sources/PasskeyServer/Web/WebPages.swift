@@ -33,6 +33,7 @@ struct WebPages: Sendable {
         if web.demo {
             registerDemo(on: router)
             registerAccount(on: router)
+            registerStepUpDemo(on: router)
         }
         if web.console { registerConsole(on: router) }
     }

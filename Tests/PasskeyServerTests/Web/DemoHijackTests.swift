@@ -68,6 +68,41 @@ struct DemoHijackTests {
         }
     }
 
+    @Test("the payment confirmation needs a signed-in user and is finished only by the browser that started it")
+    func stepUpDemo() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            let stranger = WebClient(api)
+            try await stranger.get("/")
+            expectError(try await stranger.post("/demo/step-up"), "SIGN_IN_REQUIRED", .unauthorized)
+
+            let owner = WebClient(api)
+            var phone = TestAuthenticator()
+            try await DemoTests.signUp("rita", owner, &phone)
+            try await owner.get("/account")
+            let created = try await owner.post("/demo/step-up")
+            #expect(created.status == .created)
+            #expect(
+                try created.json().object?["transaction"]?.object?["text"]?.string?.hasPrefix("Pay 42.00 EUR") == true
+            )
+            let session = try created.decode(AuthenticationSession.self)
+            let options = try await api.authenticationOptions(session)
+            let completion = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone))
+                .expect(.ok, SignInCompletion.self)
+            let finish = [
+                "biometricPasskeySessionId": session.biometricPasskeySessionId, "resultToken": completion.resultToken,
+            ]
+            let other = WebClient(api)
+            var otherPhone = TestAuthenticator()
+            try await DemoTests.signUp("sam", other, &otherPhone)
+            try await other.get("/account")
+            expectError(try await other.post("/demo/step-up/finish", body: finish), "NOT_FOUND", .notFound)
+            let result = try await owner.post("/demo/step-up/finish", body: finish).json().object
+            #expect(result?["assurance"]?.string == "passkey+uv")
+            #expect(result?["mode"]?.string == "stepUp")
+        }
+    }
+
     @Test("the demo neither redeems the integrator's sign-ins nor signs in the integrator's users")
     func integratorUsers() async throws {
         let server = try TestServer()

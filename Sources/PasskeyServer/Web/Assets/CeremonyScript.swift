@@ -79,10 +79,29 @@ extension WebAssets {
             return post(base + "/complete", { credential: responseJSON(credential) }, attempt.clientToken);
           }
 
+          // A step-up's transaction: the challenge must be 32 random bytes followed by the SHA-256 of the text (NFC),
+          // and the server's digest must be that too, before the user is shown the text and asked to confirm.
+          async function checkTransaction(challenge, transaction) {
+            const text = transaction.text.normalize("NFC");
+            const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+            const bytes = new Uint8Array(decode(challenge));
+            const same = (a, b) => a.length === b.length && a.every((value, index) => value === b[index]);
+            if (bytes.length !== 64 || !same(bytes.slice(32), digest) || !same(new Uint8Array(decode(transaction.digest)), digest)) {
+              throw new Failure("AUTH_CONTEXT_MISMATCH", "The challenge does not commit to the transaction shown, so nothing was signed.");
+            }
+          }
+
           // Sign-in: options, get() (modal, or conditional for autofill), then complete, which gives the result token.
-          async function authenticate(session, { mediation, signal } = {}) {
+          // With a transaction, `confirm(transaction)` shows it and resolves true to sign.
+          async function authenticate(session, { mediation, signal, confirm } = {}) {
             const base = "/v1/client/authentications/" + encodeURIComponent(session.biometricPasskeySessionId);
-            const { publicKey } = await post(base + "/options", {}, session.clientToken);
+            const { publicKey, transaction } = await post(base + "/options", {}, session.clientToken);
+            if (transaction) {
+              await checkTransaction(publicKey.challenge, transaction);
+              if (!confirm || !(await confirm(transaction))) {
+                throw new Failure("USER_CANCELLED", "The transaction was not confirmed, so nothing was signed.");
+              }
+            }
             let credential;
             try {
               credential = await navigator.credentials.get({ publicKey: requestOptions(publicKey), mediation, signal });

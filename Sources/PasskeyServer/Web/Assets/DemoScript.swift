@@ -97,6 +97,34 @@ extension WebAssets {
               Passkeys.showFailure(status, error);
             } finally { button.disabled = false; }
           });
+
+          // Confirm a payment: a step-up whose challenge commits to the text shown.
+          document.getElementById("confirm-payment")?.addEventListener("click", async (event) => {
+            const button = event.currentTarget;
+            button.disabled = true;
+            try {
+              const session = await Passkeys.post("/demo/step-up", {});
+              const { resultToken } = await Passkeys.authenticate(session, {
+                confirm: async (transaction) => {
+                  const shown = document.getElementById("step-up-text");
+                  shown.textContent = transaction.text;
+                  shown.hidden = false;
+                  Passkeys.show(status, "info", "Check the payment above, then confirm with your passkey…");
+                  return true;
+                },
+              });
+              const result = await Passkeys.post("/demo/step-up/finish", {
+                biometricPasskeySessionId: session.biometricPasskeySessionId, resultToken,
+              });
+              document.getElementById("step-up-signed").textContent = result.transaction?.text ?? "";
+              document.getElementById("step-up-digest").textContent = result.transaction?.digest ?? "";
+              document.getElementById("step-up-assurance").textContent = result.assurance ?? "";
+              document.getElementById("step-up-result").hidden = false;
+              Passkeys.show(status, "ok", "Payment confirmed.");
+            } catch (error) {
+              Passkeys.showFailure(status, error);
+            } finally { button.disabled = false; }
+          });
         })();
         """#
 }

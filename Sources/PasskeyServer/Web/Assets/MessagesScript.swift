@@ -11,6 +11,8 @@ extension WebAssets {
           SECURITY_ERROR: "This page's address cannot use passkeys for this site (its origin does not match the server's relying party).",
           NOT_SUPPORTED: "This browser or authenticator cannot create a passkey with the algorithms this server accepts.",
           NETWORK_ERROR: "The server could not be reached. Check your connection and try again.",
+          AUTH_CONTEXT_MISMATCH: "What the server asked you to sign does not match the transaction shown, so nothing was signed.",
+          USER_CANCELLED: "Nothing was confirmed, so nothing was signed.",
           // Every code the server sends.
           INVALID_REQUEST: "The request was not valid. Check what you entered and try again.",
           CHALLENGE_MISMATCH: "The passkey answered another request than this one. Start again.",

@@ -61,6 +61,9 @@ extension WebAssets {
         .pager { display: flex; gap: 1rem; margin: 1rem 0; }
         .spaced { margin-top: 1rem; }
         .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; }
+        pre.transaction { white-space: pre-wrap; overflow-wrap: anywhere; font: inherit; font-weight: 600; margin: .75rem 0;
+          padding: .75rem 1rem; background: var(--wash); border-left: 4px solid var(--accent); }
+        #step-up-signed { white-space: pre-wrap; }
         footer { text-align: center; color: var(--muted); font-size: .85rem; padding: 2rem 1rem; }
         @media (max-width: 40rem) {
           main { padding: 1rem .75rem 2rem; }

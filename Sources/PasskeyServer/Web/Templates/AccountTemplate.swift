@@ -36,6 +36,17 @@ extension PageTemplates {
           </li>
         {{/passkeys}}
         </ul>
+        <section class="card spaced" aria-labelledby="step-up-heading">
+          <h2 id="step-up-heading">Confirm a payment</h2>
+          <p>A risky action asks for your passkey again, with the transaction bound into what you sign: the server's challenge ends with the SHA-256 of the text shown here, and this page checks it before your passkey signs.</p>
+          <pre id="step-up-text" class="transaction" hidden></pre>
+          <button type="button" id="confirm-payment">Confirm the sample payment</button>
+          <dl id="step-up-result" class="facts" hidden>
+            <dt>Signed text</dt><dd id="step-up-signed"></dd>
+            <dt>Digest (SHA-256)</dt><dd id="step-up-digest" class="mono"></dd>
+            <dt>Assurance</dt><dd id="step-up-assurance"></dd>
+          </dl>
+        </section>
         <section class="card spaced" aria-labelledby="add-heading">
           <h2 id="add-heading">Add a passkey</h2>
           <form id="add-passkey" class="row" novalidate>
