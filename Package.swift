@@ -66,6 +66,7 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Yams", package: "Yams"),
             ],
+            resources: [.copy("Resources/passkey-provider-names.json")],
             swiftSettings: strictSettings
         ),
         .target(

@@ -1,23 +1,30 @@
+import Foundation
 import WebAuthn
 
-/// Names of well-known passkey providers by AAGUID, for default passkey names and the account page.
-/// The AAGUIDs are published by their vendors (and collected by the community list
-/// "passkey-authenticator-aaguids"); for others, the description of the model in the FIDO metadata, when the
-/// server has it and it makes a passkey name; unknown ones fall back to a generic name. These names are for display
-/// only: an AAGUID proves nothing unless an attestation vouches for it.
+/// Names of passkey providers by AAGUID, for default passkey names and the pages.
+///
+/// The names ship with the server (`Resources/passkey-provider-names.json`, 52 providers): facts from the community
+/// list "passkey-authenticator-aaguids", which collects the AAGUIDs vendors publish (docs/server.md says which
+/// update). For others, the description of the model in the FIDO metadata, when the server has it and it makes a
+/// passkey name; unknown ones fall back to a generic name. An all-zero AAGUID means the browser withheld the model
+/// (attestation `none`). These names are for display only: an AAGUID proves nothing unless an attestation vouches
+/// for it.
 enum AuthenticatorNames {
-    static let known: [String: String] = [
-        "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4": "Google Password Manager",
-        "adce0002-35bc-c60a-648b-0b25f1f05503": "Chrome on Mac",
-        "fbfc3007-154e-4ecc-8c0b-6e020557d7bd": "iCloud Keychain",
-        "dd4ec289-e01d-41c9-bb89-70fa845d4bf2": "iCloud Keychain (Managed)",
-        "08987058-cadc-4b81-b6e1-30de50dcbe96": "Windows Hello",
-        "9ddd1817-af5a-4672-a2b9-3e3dd95000a9": "Windows Hello",
-        "6028b017-b1d4-4c02-b4b3-afcdafc96bb2": "Windows Hello",
-        "bada5566-a7aa-401f-bd96-45619a55120d": "1Password",
-        "d548826e-79b4-db40-a3d8-11116f7e8349": "Bitwarden",
-        "53414d53-554e-4700-0000-000000000000": "Samsung Pass",
-    ]
+    /// The shipped names; an empty or unreadable file means no names, never an error.
+    static let known: [String: String] = {
+        guard let url = Bundle.module.url(forResource: "passkey-provider-names", withExtension: "json"),
+            let data = try? Data(contentsOf: url), data.count <= 1024 * 1024,
+            let names = try? JSONDecoder().decode([String: String].self, from: data)
+        else { return [:] }
+        return Dictionary(
+            names.compactMap { aaguid, name in
+                (try? CredentialName(name)).map { (aaguid.lowercased(), $0.value) }
+            }
+        ) { first, _ in first }
+    }()
+
+    /// The AAGUID a browser reports when it withholds the authenticator's model.
+    static let withheld = "00000000-0000-0000-0000-000000000000"
 
     /// Metadata descriptions longer than this are not used (a default name may get a " 2" suffix).
     static let maximumMetadataNameLength = 48
@@ -43,5 +50,16 @@ enum AuthenticatorNames {
             return "Security key"
         }
         return backupEligible ? "Synced passkey" : "Passkey"
+    }
+
+    /// What the pages show for a passkey's authenticator: its name, or why there is none.
+    static func label(aaguid: String, name: String?) -> String {
+        name ?? (aaguid == withheld ? "Not disclosed by the browser" : "Unknown authenticator")
+    }
+
+    /// What the console shows for an attestation: the format and type, with trust when it was established.
+    static func attestationLabel(format: String, type: String, trusted: Bool) -> String {
+        guard format != "none" else { return "None (the model was not attested)" }
+        return "\(format) (\(type)\(trusted ? ", trusted" : ""))"
     }
 }

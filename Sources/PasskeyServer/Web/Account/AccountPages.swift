@@ -81,7 +81,10 @@ extension WebPages {
             [:] + [
                 "credentialId": credential.credentialId, "name": credential.name,
                 "kindLabel": credential.kind == "synced" ? "Synced" : "Device-bound",
-                "authenticator": credential.authenticatorName ?? "Unknown authenticator",
+                "authenticator": AuthenticatorNames.label(
+                    aaguid: credential.aaguid,
+                    name: credential.authenticatorName
+                ),
                 "createdISO": Self.iso(credential.createdAt), "created": Self.readable(credential.createdAt),
                 "lastUsedISO": credential.lastUsedAt.map(Self.iso),
                 "lastUsed": credential.lastUsedAt.map(Self.readable),

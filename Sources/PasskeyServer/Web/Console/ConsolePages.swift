@@ -173,9 +173,13 @@ extension WebPages {
         let credentials: [[String: Any]] = try await service.listCredentials(userID: userID).credentials.map {
             [
                 "credentialId": $0.credentialId, "name": $0.name, "kind": $0.kind,
-                "authenticator": $0.authenticatorName ?? $0.aaguid,
-                "attestation":
-                    "\($0.attestationFormat) (\($0.attestationType)\($0.attestationTrusted ? ", trusted" : ""))",
+                "authenticator": $0.authenticatorName
+                    ?? (AuthenticatorNames.withheld == $0.aaguid ? "Not disclosed by the browser" : $0.aaguid),
+                "attestation": AuthenticatorNames.attestationLabel(
+                    format: $0.attestationFormat,
+                    type: $0.attestationType,
+                    trusted: $0.attestationTrusted
+                ),
                 "created": Self.readable($0.createdAt), "lastUsed": $0.lastUsedAt.map(Self.readable) ?? "Never",
             ]
         }
