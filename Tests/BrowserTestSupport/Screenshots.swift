@@ -2,13 +2,16 @@ public import Foundation
 import Testing
 
 /// Where browser tests put their screenshots: a folder per test under `PASSKEYS_SCREENSHOTS_DIR`, or under
-/// `passkeys-screenshots` in the temporary directory when that is not set.
+/// `.build/screenshots` in this checkout when that is not set (git ignores `.build`).
 public enum Screenshots {
     public static var root: URL {
         if let path = ProcessInfo.processInfo.environment["PASSKEYS_SCREENSHOTS_DIR"], !path.isEmpty {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
-        return FileManager.default.temporaryDirectory.appendingPathComponent("passkeys-screenshots", isDirectory: true)
+        // This file is Tests/BrowserTestSupport/Screenshots.swift: three levels below the checkout.
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return checkout.appendingPathComponent(".build/screenshots", isDirectory: true)
     }
 
     /// The running test's folder (`Suite.test`), created and printed so that a person can look.

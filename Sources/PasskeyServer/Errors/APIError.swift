@@ -165,6 +165,11 @@ extension APIError {
         .forbidden,
         "The form or request did not carry this page's CSRF token; reload the page and try again."
     )
+    static let crossSiteRequest = Self(
+        "CSRF_TOKEN_INVALID",
+        .forbidden,
+        "This request came from another site (Sec-Fetch-Site: cross-site), so it was refused; use the form on this site's own page."
+    )
     static let signInRequired = Self(
         "SIGN_IN_REQUIRED",
         .unauthorized,

@@ -83,9 +83,10 @@ struct WebPages: Sendable {
                 form = WebCall.parseForm(String(buffer: buffer))
             }
             let presented = request.headers[.init("X-CSRF-Token")!] ?? form["csrfToken"]
-            guard request.headers[.init("Sec-Fetch-Site")!] != "cross-site", let existing,
-                cookies.isValidCSRFToken(presented, for: existing)
-            else { throw APIError.csrfTokenInvalid }
+            guard request.headers[.init("Sec-Fetch-Site")!] != "cross-site" else { throw APIError.crossSiteRequest }
+            guard let existing, cookies.isValidCSRFToken(presented, for: existing) else {
+                throw APIError.csrfTokenInvalid
+            }
         }
         var call = WebCall(
             request: request,

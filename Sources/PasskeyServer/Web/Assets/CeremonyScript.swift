@@ -125,7 +125,9 @@ extension WebAssets {
 
           function describe(error) {
             const code = error?.code ?? "BROWSER_ERROR";
-            const text = PasskeyMessages[code] || error?.message || "Something went wrong.";
+            // A refused field: the server's own message says which field and what it accepts.
+            const text = (code === "INVALID_REQUEST" && error?.message) || PasskeyMessages[code] || error?.message
+              || "Something went wrong.";
             return { code, text, requestId: error?.requestId };
           }
 
