@@ -174,6 +174,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "QRCodeTests",
+            dependencies: ["QRCode"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "PasskeyStorageTests",
             dependencies: ["PasskeyStorage", "PasskeyTesting"],
             swiftSettings: strictSettings
