@@ -30,6 +30,11 @@ public struct QRCode: Sendable, Hashable {
     /// - Throws: ``QRCodeError/Code/payloadTooLarge`` when the bytes do not fit in a version 10 symbol at
     ///   `errorCorrection` (213 bytes at level M).
     public init(bytes: [UInt8], errorCorrection: ErrorCorrection = .medium) throws(QRCodeError) {
+        try self.init(bytes: bytes, errorCorrection: errorCorrection, mask: nil)
+    }
+
+    /// Encodes `bytes` with `mask` when given, else with the mask of lowest penalty.
+    init(bytes: [UInt8], errorCorrection: ErrorCorrection, mask forcedMask: MaskPattern?) throws(QRCodeError) {
         guard let version = Self.smallestVersion(holding: bytes.count, errorCorrection: errorCorrection) else {
             let capacity = Self.byteCapacity(version: Self.maximumVersion, errorCorrection: errorCorrection)
             throw QRCodeError(
@@ -47,7 +52,7 @@ public struct QRCode: Sendable, Hashable {
 
         // Every mask is tried; the first with the lowest penalty wins.
         var chosen = (mask: MaskPattern(rawValue: 0), matrix: unmasked, penalty: Int.max)
-        for mask in MaskPattern.allCases {
+        for mask in forcedMask.map({ [$0] }) ?? MaskPattern.allCases {
             var candidate = unmasked
             candidate.apply(mask)
             candidate.drawFormatInformation(FormatInformation.bits(level: errorCorrection, mask: mask))
