@@ -1,4 +1,4 @@
-/// The error correction level of a symbol (ISO/IEC 18004 §5.3.9 / Table 13): how much of the symbol can be
+/// The error correction level of a symbol (ISO/IEC 18004 §7.5.1): how much of the symbol can be
 /// damaged and still be read, at the price of capacity.
 public enum ErrorCorrection: Sendable, Hashable, CaseIterable {
     /// Level L: about 7 % of the codewords can be restored.
@@ -20,7 +20,7 @@ public enum ErrorCorrection: Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The two bits that name the level in the format information (Table 25): L 01, M 00, Q 11, H 10.
+    /// The two bits that name the level in the format information (§7.9.1): L 01, M 00, Q 11, H 10.
     var formatBits: UInt16 {
         switch self {
         case .low: 0b01

@@ -73,7 +73,7 @@ extension Matrix {
         }
     }
 
-    /// Draws the 15 format information bits twice (§7.9.1, Figure 25); bit 0 is the least significant.
+    /// Draws the 15 format information bits twice (§7.9.1); bit 0 is the least significant.
     ///
     /// First copy, around the top-left finder: bits 0–5 down column 8 in rows 0–5, bit 6 at (7, 8), bit 7 at
     /// (8, 8), bit 8 at (8, 7), bits 9–14 in row 8 from column 5 leftwards to column 0. Second copy: bits 0–7 in
@@ -90,7 +90,7 @@ extension Matrix {
         for index in 8...14 { setFunction(row: size - 15 + index, column: 8, dark: bit(index)) }
     }
 
-    /// Draws the 18 version information bits twice (§7.10, Figure 27); bit 0 is the least significant.
+    /// Draws the 18 version information bits twice (§7.10); bit 0 is the least significant.
     ///
     /// Bit i is in a 6 × 3 block above the bottom-left finder at row size − 11 + i mod 3, column i div 3, and
     /// in the transposed 3 × 6 block left of the top-right finder.
