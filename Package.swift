@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "PasskeyStoreSQLite", targets: ["PasskeyStoreSQLite"]),
         .library(name: "PasskeyStorePostgres", targets: ["PasskeyStorePostgres"]),
         .library(name: "PasskeyClient", targets: ["PasskeyClient"]),
+        .library(name: "QRCode", targets: ["QRCode"]),
         .executable(name: "passkeys", targets: ["passkeys"]),
     ],
     dependencies: [
@@ -49,6 +50,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "PasskeyStorage", swiftSettings: strictSettings),
+        .target(name: "QRCode", swiftSettings: strictSettings),
         .target(
             name: "PasskeyServer",
             dependencies: [
@@ -170,6 +172,11 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "QRCodeTests",
+            dependencies: ["QRCode"],
             swiftSettings: strictSettings
         ),
         .testTarget(

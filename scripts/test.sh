@@ -5,7 +5,9 @@
 # The real-device conformance corpus is read from $PASSKEYS_CONFORMANCE_DIR, or from ../shared/conformance
 # beside this checkout; the tests that need it say they are skipped when it is absent. The browser tests drive a
 # headless Chromium ($PASSKEYS_CHROMIUM, or chromium on PATH, installed from Debian when missing); here they
-# fail rather than skip when it cannot be found (PASSKEYS_REQUIRE_BROWSER=1).
+# fail rather than skip when it cannot be found (PASSKEYS_REQUIRE_BROWSER=1). Likewise the QR code tests read the
+# codes back with zbarimg and rsvg-convert (Debian's zbar-tools and librsvg2-bin, installed when missing) and fail
+# rather than skip without them (PASSKEYS_REQUIRE_QR_DECODER=1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -45,6 +47,22 @@ if [ -z "${PASSKEYS_CHROMIUM:-}" ] && ! command -v chromium >/dev/null; then
 fi
 export PASSKEYS_REQUIRE_BROWSER=1
 echo "Chromium: $("${PASSKEYS_CHROMIUM:-chromium}" --version 2>/dev/null | tail -n 1)"
+
+log "QR code decoder (rsvg-convert and zbarimg read back the QR codes the encoder draws)"
+if ! command -v zbarimg >/dev/null || ! command -v rsvg-convert >/dev/null; then
+    [ "$(id -u)" = 0 ] || { echo "zbarimg or rsvg-convert is not installed: run as root, or install Debian's zbar-tools and librsvg2-bin packages." >&2; exit 1; }
+    echo "installing Debian's zbar-tools and librsvg2-bin packages"
+    apt_log=$(mktemp)
+    if ! { DEBIAN_FRONTEND=noninteractive apt-get update -q \
+        && DEBIAN_FRONTEND=noninteractive apt-get install -y -q zbar-tools librsvg2-bin; } >"$apt_log" 2>&1; then
+        cat "$apt_log" >&2
+        echo "installing zbar-tools and librsvg2-bin failed (apt-get's output is above)." >&2
+        exit 1
+    fi
+    rm -f "$apt_log"
+fi
+export PASSKEYS_REQUIRE_QR_DECODER=1
+echo "QR decoder: zbarimg $(zbarimg --version 2>/dev/null | head -n 1), $(rsvg-convert --version 2>/dev/null | head -n 1)"
 
 log "OpenAPI document (openapi-spec-validator)"
 scripts/validate-openapi.sh
