@@ -6,6 +6,18 @@ import X509
 /// Parsers for option values. Each throws ``OptionValueError`` with a sentence that says what is wrong;
 /// ArgumentParser reports it as bad usage.
 enum OptionValues {
+    /// A COSE algorithm identifier, as a number (`-7`) or a name this library knows (`ES256`).
+    @Sendable static func coseAlgorithm(_ text: String) throws -> COSEAlgorithmIdentifier {
+        if let value = Int(text) { return COSEAlgorithmIdentifier(rawValue: value) }
+        guard let known = COSEAlgorithmIdentifier.supported.first(where: { $0.name.lowercased() == text.lowercased() })
+        else {
+            throw OptionValueError(
+                "'\(text)' is not a COSE algorithm: give its number (-7 for ES256, -8 EdDSA, -257 RS256, …) or its name."
+            )
+        }
+        return known
+    }
+
     /// Unpadded base64url (as in WebAuthn's JSON), not empty.
     @Sendable static func base64URL(_ text: String) throws -> [UInt8] {
         let bytes: [UInt8]

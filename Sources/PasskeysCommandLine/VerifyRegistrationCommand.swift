@@ -23,9 +23,12 @@ struct VerifyRegistrationCommand: ExecutableCommand {
             "backupState"}. "publicKey" is the credential public key (COSE, base64url): store it, and \
             pass it to `passkeys verify authentication --public-key`.
 
+            With --algorithm (repeatable) the credential's algorithm must be one the relying party offered, \
+            as an RP that offered fewer algorithms than the default would check (ALGORITHM_NOT_ALLOWED otherwise).
+
             Example:
               passkeys verify registration --response reg.json --challenge CHALLENGE \\
-                  --origin https://example.com --rp-id example.com --trust-anchor roots.pem
+                  --origin https://example.com --rp-id example.com --trust-anchor roots.pem --algorithm -7
             """
     )
 
@@ -41,6 +44,18 @@ struct VerifyRegistrationCommand: ExecutableCommand {
     )
     var trustAnchors: [[Certificate]] = []
 
+    // Unconditional: the identifiers are negative numbers, which would otherwise read as options.
+    @Option(
+        name: .customLong("algorithm"),
+        parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "A COSE algorithm the relying party offered in pubKeyCredParams, such as -7 (ES256) or -257 (RS256); repeat for each. Default: every recommended algorithm (RS1, -65535, only when given).",
+            valueName: "cose-id"
+        ),
+        transform: OptionValues.coseAlgorithm
+    )
+    var algorithms: [COSEAlgorithmIdentifier] = []
+
     func execute(in environment: CommandEnvironment) async -> CommandResult {
         await VerificationOutput.result { () async throws(CommandLineError) -> OutputJSON in
             let response = try Self.decode(try InputFile.read(ceremony.response, in: environment))
@@ -54,6 +69,7 @@ struct VerifyRegistrationCommand: ExecutableCommand {
                 relyingPartyID: ceremony.relyingPartyID,
                 origins: ceremony.originPolicy,
                 userVerification: ceremony.userVerification,
+                allowedAlgorithms: algorithms.isEmpty ? COSEAlgorithmIdentifier.recommended : algorithms,
                 attestation: policy
             )
             let time = ceremony.time ?? environment.now()

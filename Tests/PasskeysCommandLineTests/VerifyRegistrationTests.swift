@@ -73,6 +73,22 @@ struct VerifyRegistrationTests {
         #expect(result.exitCode == 0)
     }
 
+    @Test func algorithmsTheRelyingPartyOffered() async throws {
+        let testCase = try noneCase()  // an ES256 credential
+        for offered in [["-7"], ["ES256", "-257"], ["-8", "-7"]] {
+            let result = try await verify(testCase, offered.flatMap { ["--algorithm", $0] })
+            #expect(result.exitCode == 0, "\(offered): \(result.standardOutput)")
+        }
+        for offered in [["-257"], ["-8", "RS1"]] {
+            let result = try await verify(testCase, offered.flatMap { ["--algorithm", $0] })
+            #expect(result.exitCode == 1, "\(offered)")
+            #expect(errorCode(result) == "ALGORITHM_NOT_ALLOWED")
+        }
+        let unknown = try await verify(testCase, ["--algorithm", "ES999"])
+        #expect(unknown.exitCode == 2)
+        #expect(unknown.standardError.contains("not a COSE algorithm"))
+    }
+
     @Test func reportsAWrongChallenge() async throws {
         let testCase = try noneCase()
         let ceremony = ["--challenge", "AAAA", "--origin", testCase.expected.origin.values[0], "--rp-id", "localhost"]
