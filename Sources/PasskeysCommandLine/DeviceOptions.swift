@@ -45,6 +45,12 @@ struct DeviceOptions: ParsableArguments {
         guard scheme == "https" || (scheme == "http" && ["localhost", "127.0.0.1"].contains(host)) else {
             throw PasskeyError(.invalidInput, "--server must use https (http only for localhost and 127.0.0.1).")
         }
+        guard url.path.isEmpty || url.path == "/", url.query == nil else {
+            throw PasskeyError(
+                .invalidInput,
+                "--server is the server's address without a path, such as \(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "") (drop '\(url.path)'): the commands add /v1/… themselves."
+            )
+        }
         return url
     }
 
@@ -123,8 +129,6 @@ enum DeviceFailure {
         var server: String?
         var user: String?
         var keyStore: String?
-        /// The failure came from the backend API (so a 401 is about the API key).
-        var backend = false
         /// The identity verification run the command works on.
         var workflowRunId: String?
     }
@@ -134,8 +138,8 @@ enum DeviceFailure {
         switch error.code {
         case .networkError, .timeout:
             return "Check that the passkey server runs at \(server) (start one with: passkeys serve)."
-        case .invalidOrExpiredSession where context.backend:
-            return "The server does not accept PASSKEYS_API_KEY; set it to one of the server's backend API keys."
+        case .invalidConfiguration where error.serverCode == "UNAUTHENTICATED":
+            return "Set PASSKEYS_API_KEY to one of the server's backend API keys."
         case .invalidOrExpiredSession, .challengeExpired, .challengeConsumed:
             return "Run the command again: each run starts a new session."
         case .passkeyNotFound:

@@ -73,7 +73,7 @@ struct IdentityVerificationDecideCommand: ExecutableCommand {
     var server: String
 
     func execute(in environment: CommandEnvironment) async -> CommandResult {
-        let context = DeviceFailure.Context(server: server, backend: true, workflowRunId: workflowRunId)
+        let context = DeviceFailure.Context(server: server, workflowRunId: workflowRunId)
         do throws(PasskeyError) {
             let backend = PasskeyBackendAPI(
                 serverBaseURL: try DeviceOptions.serverURL(server),

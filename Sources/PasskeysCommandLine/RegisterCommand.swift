@@ -45,19 +45,17 @@ struct RegisterCommand: ExecutableCommand {
     var credentialName: String?
 
     func execute(in environment: CommandEnvironment) async -> CommandResult {
-        var context = DeviceFailure.Context(server: device.server, user: user, keyStore: device.store.path)
+        let context = DeviceFailure.Context(server: device.server, user: user, keyStore: device.store.path)
         let (store, warning) = device.store.open()
         do throws(PasskeyError) {
             let serverURL = try device.serverURL()
             let backend = PasskeyBackendAPI(serverBaseURL: serverURL, apiKey: try device.apiKey())
-            context.backend = true
             let attempt = try await backend.createRegistration(
                 userId: user,
                 userName: user,
                 displayName: displayName,
                 credentialName: credentialName
             )
-            context.backend = false
             let api = PasskeyClientAPI(serverBaseURL: serverURL)
             let options = try await api.registrationOptions(
                 registrationAttemptId: attempt.registrationAttemptId,

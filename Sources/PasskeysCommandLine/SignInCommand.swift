@@ -64,14 +64,12 @@ struct SignInCommand: ExecutableCommand {
         do throws(PasskeyError) {
             let serverURL = try device.serverURL()
             let backend = PasskeyBackendAPI(serverBaseURL: serverURL, apiKey: try device.apiKey())
-            context.backend = true
             let session = try await backend.createAuthentication(
                 userId: user,
                 mode: stepUp ? "stepUp" : "standard",
                 transaction: transaction,
                 requireIdentityVerification: identityVerification
             )
-            context.backend = false
             let api = PasskeyClientAPI(serverBaseURL: serverURL)
             var output = ""
             if identityVerification {
@@ -94,7 +92,6 @@ struct SignInCommand: ExecutableCommand {
                 clientToken: session.clientToken,
                 credential: response
             )
-            context.backend = true
             let result = try await backend.redeemAuthentication(
                 sessionId: session.biometricPasskeySessionId,
                 resultToken: completion.resultToken
@@ -134,7 +131,7 @@ extension SignInCommand {
             clientToken: session.clientToken
         )
         // A failure to decide is the backend API's, about this run (the failure's hint says so).
-        (context.backend, context.workflowRunId) = (true, started.workflowRunId)
+        context.workflowRunId = started.workflowRunId
         try await SimulatedIdentityVerifier(backend: backend).verify(
             IdentityVerificationRequest(
                 workflowRunId: started.workflowRunId,
@@ -143,7 +140,7 @@ extension SignInCommand {
                 expiresAt: started.expiresAt
             )
         )
-        (context.backend, context.workflowRunId) = (false, nil)
+        context.workflowRunId = nil
         return "Identity verification \(started.workflowRunId): approved (simulated provider).\n"
     }
 

@@ -202,7 +202,8 @@ struct DeviceCommandTests {
                 environment: [DeviceEnvironment.apiKey: "wrong"]
             )
             #expect(wrongKey.exitCode == 1)
-            #expect(wrongKey.standardError.contains("what to do: The server does not accept PASSKEYS_API_KEY"))
+            #expect(wrongKey.standardError.contains("INVALID_CONFIGURATION: The server refused the API key"))
+            #expect(wrongKey.standardError.contains("what to do: Set PASSKEYS_API_KEY to one of the server's"))
 
             let unknownUser = await setup.run(["sign-in"] + setup.device + ["--user", "nobody"])
             #expect(unknownUser.exitCode == 1)

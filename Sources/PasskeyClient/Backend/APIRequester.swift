@@ -6,6 +6,9 @@ struct APIRequester: Sendable {
     let baseURL: URL
     let timeout: Duration
     let transport: any HTTPTransport
+    /// Whether the bearer token is a backend API key: then a refused token is a wrong key, said as such, not an
+    /// ended session.
+    var tokenIsAPIKey = false
 
     /// Sends `body` (or nothing) and decodes the answer as `Response`.
     func send<Response: Decodable>(
@@ -48,7 +51,17 @@ struct APIRequester: Sendable {
                 timeout: timeout
             )
         )
-        guard (200..<300).contains(response.status) else { throw Self.error(for: response) }
+        guard (200..<300).contains(response.status) else {
+            let error = Self.error(for: response)
+            guard tokenIsAPIKey, error.serverCode == "UNAUTHENTICATED" else { throw error }
+            throw PasskeyError(
+                .invalidConfiguration,
+                "The server refused the API key: it is not one of its backend API keys. Check PASSKEYS_API_KEY (or the key you pass); passkeys serve prints its development key and keeps it beside its database.",
+                serverCode: error.serverCode,
+                httpStatus: error.httpStatus,
+                requestId: error.requestId
+            )
+        }
         return response.body
     }
 

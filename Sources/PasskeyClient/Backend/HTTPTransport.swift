@@ -173,6 +173,17 @@ public struct URLSessionTransport: HTTPTransport {
         case .notConnectedToInternet:
             return PasskeyError(.networkError, "This device is offline; retry when it is connected.", cause: urlError)
         default:
+            // An https request to a server that speaks plain http fails without a more telling code.
+            if request.url.scheme == "https",
+                [.unknown, .networkConnectionLost, .badServerResponse].contains(urlError.code)
+            {
+                return PasskeyError(
+                    .networkError,
+                    "\(target) did not answer https (URLError \(urlError.code.rawValue)). If the server runs without TLS, as passkeys serve does on localhost, use http:// instead.",
+                    isRetryable: false,
+                    cause: urlError
+                )
+            }
             return PasskeyError(
                 .networkError,
                 "The connection to \(target) failed (URLError \(urlError.code.rawValue)); retry.",

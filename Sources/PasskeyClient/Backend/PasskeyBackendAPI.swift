@@ -14,7 +14,12 @@ public struct PasskeyBackendAPI: Sendable {
         timeout: Duration = .seconds(30),
         transport: any HTTPTransport = URLSessionTransport()
     ) {
-        self.requester = APIRequester(baseURL: serverBaseURL, timeout: timeout, transport: transport)
+        self.requester = APIRequester(
+            baseURL: serverBaseURL,
+            timeout: timeout,
+            transport: transport,
+            tokenIsAPIKey: true
+        )
         self.apiKey = apiKey
     }
 
