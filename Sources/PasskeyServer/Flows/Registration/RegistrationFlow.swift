@@ -270,8 +270,8 @@ extension PasskeyService {
             subject: completed.credentialID,
             details: [
                 "flow": flow.id, "name": row.name, "aaguid": row.aaguid, "attestationFormat": row.attestationFormat,
-                "status": row.status.rawValue, "workflowRunId": run?.id ?? "none",
-            ]
+                "status": row.status.rawValue,
+            ].merging(run.map { ["workflowRunId": $0.id] } ?? [:]) { first, _ in first }
         )
         return CredentialResponse(row, metadata: metadataBLOB)
     }

@@ -20,6 +20,8 @@ extension WebAssets {
         main { max-width: 56rem; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; }
         main.wide { max-width: 72rem; }
         h1 { font-size: 1.6rem; margin: .25rem 0 1rem; }
+        h1, h2, h3, header.top nav span { overflow-wrap: anywhere; }
+        header.top nav { min-width: 0; }
         h2 { font-size: 1.2rem; margin: 0 0 .75rem; }
         .lead { color: var(--muted); margin-top: -.5rem; }
         .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(17rem, 1fr)); gap: 1rem; }
@@ -54,10 +56,11 @@ extension WebAssets {
         .row button, .row .button { margin-top: 0; }
         table { width: 100%; border-collapse: collapse; background: var(--paper); }
         th, td { text-align: left; padding: .5rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top;
-          overflow-wrap: anywhere; }
+          overflow-wrap: break-word; }
+        td.mono { overflow-wrap: anywhere; min-width: 8rem; }
         th { background: var(--wash); font-size: .9rem; white-space: nowrap; }
         td button { margin-top: 0; white-space: nowrap; }
-        .table-scroll { overflow-x: auto; border: 1px solid var(--line); border-radius: .5rem; }
+        .table-scroll { overflow-x: auto; border: 1px solid var(--line); border-radius: .5rem; position: relative; }
         .pager { display: flex; gap: 1rem; margin: 1rem 0; }
         .spaced { margin-top: 1rem; }
         .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; }
