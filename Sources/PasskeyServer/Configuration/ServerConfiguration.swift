@@ -190,8 +190,13 @@ extension ServerConfiguration {
         let fileObject = try format.tree(from: data)
         let port = fileObject["port"] as? Int ?? 8080
         let defaults = ServerConfiguration(port: port)
-        // Encoding our own value cannot fail, and its JSON is an object.
-        let defaultObject = try! JSONSerialization.jsonObject(with: JSONEncoder().encode(defaults)) as! [String: Any]
+        // The defaults are our own value: their JSON is an object unless the configuration type itself is broken.
+        guard
+            let defaultObject = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(defaults))
+                as? [String: Any]
+        else {
+            throw ConfigurationError(field: "(defaults)", "cannot be encoded; this is a bug in the server, report it")
+        }
         try Self.checkKnown(fileObject, against: defaultObject, path: "")
         let merged = Self.merge(defaultObject, fileObject)
         do {

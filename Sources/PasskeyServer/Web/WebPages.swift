@@ -16,10 +16,11 @@ struct WebPages: Sendable {
     /// The demo's and account pages' cookie, and the console's.
     let demoCookies: WebSessionCookies
     let consoleCookies: WebSessionCookies
-    let templates = PageTemplates()
+    let templates: PageTemplates
 
     init(service: PasskeyService) {
         self.service = service
+        self.templates = PageTemplates(logger: service.logger)
         let secret = WebSessionCookies.secret(service.configuration)
         self.demoCookies = WebSessionCookies(.demo, configuration: service.configuration, secret: secret)
         self.consoleCookies = WebSessionCookies(.console, configuration: service.configuration, secret: secret)
