@@ -170,7 +170,7 @@ struct TransportTests {
                 )
             }
         }
-        try await Task.sleep(for: .milliseconds(200))
+        await server.accepted()
         task.cancel()
         #expect(await task.value?.code == .cancelled)
     }
