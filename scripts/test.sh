@@ -3,7 +3,8 @@
 # own code, and runs `swift test`. Installs and starts what the tests need when it is missing.
 #
 # The real-device conformance corpus is read from $PASSKEYS_CONFORMANCE_DIR, or from ../shared/conformance
-# beside this checkout; the tests that need it say they are skipped when it is absent. The browser tests drive a
+# beside this checkout; here it is required (PASSKEYS_REQUIRE_CONFORMANCE=1): the script stops when it is
+# missing, and the tests fail rather than skip when it cannot be read in full. The browser tests drive a
 # headless Chromium ($PASSKEYS_CHROMIUM, or chromium on PATH, installed from Debian when missing); here they
 # fail rather than skip when it cannot be found (PASSKEYS_REQUIRE_BROWSER=1). Likewise the QR code tests read the
 # codes back with zbarimg and rsvg-convert (Debian's zbar-tools and librsvg2-bin, installed when missing) and fail
@@ -19,7 +20,14 @@ command -v swift >/dev/null || { echo "swift is not on PATH: install a Swift 6.1
 if [ -z "${PASSKEYS_CONFORMANCE_DIR:-}" ] && [ -d "$root/../shared/conformance/cases" ]; then
     export PASSKEYS_CONFORMANCE_DIR="$root/../shared/conformance"
 fi
-echo "conformance corpus: ${PASSKEYS_CONFORMANCE_DIR:-absent (corpus tests will be skipped)}"
+if [ -z "${PASSKEYS_CONFORMANCE_DIR:-}" ] || [ ! -f "$PASSKEYS_CONFORMANCE_DIR/README.md" ] \
+    || [ ! -d "$PASSKEYS_CONFORMANCE_DIR/cases" ]; then
+    echo "the conformance corpus is missing: set PASSKEYS_CONFORMANCE_DIR to its folder (with README.md and cases/)," >&2
+    echo "or put it at ../shared/conformance beside this checkout." >&2
+    exit 1
+fi
+export PASSKEYS_REQUIRE_CONFORMANCE=1
+echo "conformance corpus: $PASSKEYS_CONFORMANCE_DIR"
 
 log "format (swift format lint, NIO-style configuration)"
 swift format lint --strict --recursive Sources Tests Benchmarks/Sources Benchmarks/Benchmarks Fuzz/Sources

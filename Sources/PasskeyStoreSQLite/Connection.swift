@@ -5,19 +5,37 @@ import SQLiteNIO
 ///
 /// An operation borrows the connection with ``withSession(_:)`` or ``withTransaction(_:)`` and keeps it across
 /// all its statements, so no other task's statement ever runs inside its transaction. Waiting operations queue
-/// in arrival order. The connection runs its statements on a thread of its own, so a statement that waits
+/// in arrival order, at most ``maximumWaiting`` of them and each for at most ``waitTimeout``: beyond either the
+/// operation fails with `.unavailable` (the server answers 503 with `Retry-After`) instead of piling up. The connection runs its statements on a thread of its own, so a statement that waits
 /// for another process's lock (up to the busy timeout) blocks no other work of the process.
 actor SQLiteConnectionLease {
     let path: String
     private var connection: SQLiteConnection?
     private let threadPool: NIOThreadPool
-    private var isLent = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private(set) var isLent = false
+    /// The operations waiting for the connection, in arrival order; each is resumed with whether it got it.
+    private var waiting: [(id: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+    private var nextWaiterID = 0
+    /// The most operations that may wait for the connection at once.
+    let maximumWaiting: Int
+    /// The longest an operation waits for the connection.
+    let waitTimeout: Duration
 
-    init(path: String, connection: SQLiteConnection, threadPool: NIOThreadPool) {
+    static let defaultMaximumWaiting = 1024
+    static let defaultWaitTimeout = Duration.seconds(15)
+
+    init(
+        path: String,
+        connection: SQLiteConnection,
+        threadPool: NIOThreadPool,
+        maximumWaiting: Int = defaultMaximumWaiting,
+        waitTimeout: Duration = defaultWaitTimeout
+    ) {
         self.path = path
         self.connection = connection
         self.threadPool = threadPool
+        self.maximumWaiting = maximumWaiting
+        self.waitTimeout = waitTimeout
     }
 
     /// Opens a connection to the file at `path` on a thread pool of its own and applies the connection
@@ -25,7 +43,9 @@ actor SQLiteConnectionLease {
     static func open(
         path: String,
         busyTimeout: Duration,
-        durability: SQLitePasskeyStore.Durability
+        durability: SQLitePasskeyStore.Durability,
+        maximumWaiting: Int = defaultMaximumWaiting,
+        waitTimeout: Duration = defaultWaitTimeout
     ) async throws(StoreError) -> SQLiteConnectionLease {
         let threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
@@ -40,7 +60,13 @@ actor SQLiteConnectionLease {
             try? await threadPool.shutdownGracefully()
             throw StoreErrors.map(error, path: path, doing: "open")
         }
-        let lease = SQLiteConnectionLease(path: path, connection: connection, threadPool: threadPool)
+        let lease = SQLiteConnectionLease(
+            path: path,
+            connection: connection,
+            threadPool: threadPool,
+            maximumWaiting: maximumWaiting,
+            waitTimeout: waitTimeout
+        )
         let timeout = milliseconds(busyTimeout)
         do {
             try await lease.withSession { session in
@@ -79,7 +105,7 @@ actor SQLiteConnectionLease {
     func withSession<T: Sendable>(
         _ body: @escaping @Sendable (Session) async throws -> T
     ) async throws(StoreError) -> T {
-        await acquire()
+        try await acquire()
         defer { release() }
         guard let connection else { throw StoreError(.unavailable, "The SQLite store for \(path) is closed.") }
         let session = Session(connection: connection)
@@ -114,7 +140,8 @@ actor SQLiteConnectionLease {
     /// Waits for the operation in progress, then closes the connection and stops its thread. Later operations
     /// fail with `.unavailable`.
     func close() async {
-        await acquire()
+        // Closing waits its turn however long the queue is.
+        try? await acquire(bounded: false)
         defer { release() }
         guard let connection else { return }
         self.connection = nil
@@ -126,12 +153,43 @@ actor SQLiteConnectionLease {
         }.value
     }
 
-    private func acquire() async {
+    /// Takes the connection, waiting in line for it; `bounded`: refused when ``maximumWaiting`` operations wait
+    /// already, and given up after ``waitTimeout``.
+    private func acquire(bounded: Bool = true) async throws(StoreError) {
         guard isLent else {
             isLent = true
             return
         }
-        await withCheckedContinuation { waiting.append($0) }
+        if bounded, waiting.count >= maximumWaiting {
+            throw StoreError(
+                .unavailable,
+                "The SQLite store for \(path) has \(maximumWaiting) operations waiting for its connection already; "
+                    + "retry shortly, or spread the load over more processes."
+            )
+        }
+        let id = nextWaiterID
+        nextWaiterID += 1
+        let timer: Task<Void, Never>? =
+            bounded
+            ? Task { [waitTimeout] in
+                guard (try? await Task.sleep(for: waitTimeout)) != nil else { return }
+                self.expire(id)
+            } : nil
+        let granted = await withCheckedContinuation { waiting.append((id, $0)) }
+        timer?.cancel()
+        guard granted else {
+            throw StoreError(
+                .unavailable,
+                "An operation waited \(waitTimeout) for the SQLite store's connection to \(path) and gave up; "
+                    + "retry shortly, and look for slow statements or a lock held by another process."
+            )
+        }
+    }
+
+    /// The waiter `id` has waited ``waitTimeout``: it leaves the line without the connection.
+    private func expire(_ id: Int) {
+        guard let index = waiting.firstIndex(where: { $0.id == id }) else { return }
+        waiting.remove(at: index).continuation.resume(returning: false)
     }
 
     private func release() {
@@ -139,7 +197,7 @@ actor SQLiteConnectionLease {
             isLent = false
         } else {
             // The lease passes straight to the next in line.
-            waiting.removeFirst().resume()
+            waiting.removeFirst().continuation.resume(returning: true)
         }
     }
 

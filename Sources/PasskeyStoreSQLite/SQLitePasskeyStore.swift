@@ -81,7 +81,9 @@ public final class SQLitePasskeyStore: PasskeyStore {
         path: String,
         busyTimeout: Duration,
         durability: Durability = .checkpoint,
-        migrations: [Migration]
+        migrations: [Migration],
+        maximumWaiting: Int = SQLiteConnectionLease.defaultMaximumWaiting,
+        waitTimeout: Duration = SQLiteConnectionLease.defaultWaitTimeout
     ) async throws(StoreError) -> SQLitePasskeyStore {
         guard !path.isEmpty, path != ":memory:" else {
             throw StoreError(.unavailable, "The SQLite store needs the path of a database file, not '\(path)'.")
@@ -92,7 +94,13 @@ public final class SQLitePasskeyStore: PasskeyStore {
                 "SQLite \(SQLiteConnection.libraryVersionString()) is too old for the store: it needs 3.37 or later."
             )
         }
-        let lease = try await SQLiteConnectionLease.open(path: path, busyTimeout: busyTimeout, durability: durability)
+        let lease = try await SQLiteConnectionLease.open(
+            path: path,
+            busyTimeout: busyTimeout,
+            durability: durability,
+            maximumWaiting: maximumWaiting,
+            waitTimeout: waitTimeout
+        )
         do {
             let applied = try await Migrator(path: path, migrations: migrations).migrate(lease)
             return SQLitePasskeyStore(path: path, lease: lease, migrationsApplied: applied)

@@ -42,11 +42,16 @@ struct AssociationCommand: ExecutableCommand {
             return CommandResult(exitCode: CommandResult.usage, standardError: "error: \(error)\n")
         }
         let files = AssociationFiles(configuration: configuration)
-        let expected: [(path: String, body: [UInt8])] = [
-            ("/.well-known/apple-app-site-association", files.appleAppSiteAssociation),
-            ("/.well-known/assetlinks.json", files.assetLinks),
-            ("/.well-known/webauthn", files.relatedOrigins),
-        ]
+        let expected: [(path: String, body: [UInt8])]
+        do {
+            expected = [
+                ("/.well-known/apple-app-site-association", try files.appleAppSiteAssociation),
+                ("/.well-known/assetlinks.json", try files.assetLinks),
+                ("/.well-known/webauthn", try files.relatedOrigins),
+            ]
+        } catch {
+            return CommandResult(exitCode: CommandResult.failure, standardError: "error: \(error)\n")
+        }
         guard let check else {
             var text = "Allowed origins:\n" + configuration.allowedOrigins.map { "  \($0)\n" }.joined()
             for file in expected { text += "\n\(file.path)\n\(String(decoding: file.body, as: UTF8.self))\n" }

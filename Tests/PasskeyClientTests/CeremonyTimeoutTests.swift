@@ -16,6 +16,8 @@ struct CeremonyTimeoutTests {
     /// An authenticator whose sheet stays open until it is cancelled.
     struct SheetAuthenticator: Authenticator {
         let answer: AnswerToCancel
+        /// Told when the sheet is shown.
+        var shown: AsyncStream<Void>.Continuation?
 
         func isSupported() async -> Bool { true }
 
@@ -23,7 +25,7 @@ struct CeremonyTimeoutTests {
             _ request: CredentialCreationRequest
         ) async throws(PasskeyError) -> RegistrationResponseJSON {
             do {
-                return try await Self.showSheet(answer).registrationResponse()
+                return try await Self.showSheet(answer, shown: shown).registrationResponse()
             } catch {
                 throw AppleErrorMapping.passkeyError(for: error)
             }
@@ -39,10 +41,13 @@ struct CeremonyTimeoutTests {
         func deleteCredential(id: String) async throws(PasskeyError) {}
 
         @MainActor
-        static func showSheet(_ answer: AnswerToCancel) async throws -> PlatformCredential {
+        static func showSheet(
+            _ answer: AnswerToCancel,
+            shown: AsyncStream<Void>.Continuation?
+        ) async throws -> PlatformCredential {
             let prompt = SystemPrompt<PlatformCredential>()
             return try await prompt.run(
-                start: {},
+                start: { shown?.yield() },
                 cancel: {
                     switch answer {
                     case .canceled:
@@ -65,9 +70,13 @@ struct CeremonyTimeoutTests {
     }
 
     /// The options' timeout (60 s in the fixtures) is clamped to at most `deadline`.
-    static func client(_ answer: AnswerToCancel, deadline: Duration = .milliseconds(200)) -> WebAuthnClient {
+    static func client(
+        _ answer: AnswerToCancel,
+        deadline: Duration = .milliseconds(200),
+        shown: AsyncStream<Void>.Continuation? = nil
+    ) -> WebAuthnClient {
         WebAuthnClient(
-            authenticator: SheetAuthenticator(answer: answer),
+            authenticator: SheetAuthenticator(answer: answer, shown: shown),
             origin: Fixtures.origin,
             timeoutRange: .milliseconds(100)...deadline
         )
@@ -91,8 +100,14 @@ struct CeremonyTimeoutTests {
 
     @Test("cancelling the caller's task ends the sheet with CANCELLED")
     func callerCancels() async {
-        let task = Task { try await Self.client(.canceled, deadline: .seconds(60)).create(Fixtures.creationOptions()) }
-        try? await Task.sleep(for: .milliseconds(20))
+        let (shown, sheetShown) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            try await Self.client(.canceled, deadline: .seconds(60), shown: sheetShown).create(
+                Fixtures.creationOptions()
+            )
+        }
+        // Cancelled once the sheet is up, so the cancellation reaches the sheet, not a ceremony yet to start.
+        for await _ in shown { break }
         task.cancel()
         switch await task.result {
         case .success: Issue.record("The ceremony should have been cancelled.")

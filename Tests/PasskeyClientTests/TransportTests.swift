@@ -39,7 +39,67 @@ struct TransportTests {
             if listening { listen(descriptor, 8) }
         }
 
-        deinit { close(descriptor) }
+        /// Returns once a client has connected, so its request is in flight; the connection stays open, unanswered,
+        /// until the server goes.
+        func accepted() async {
+            let connection = await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: accept(self.descriptor, nil, nil)) }.start()
+            }
+            lock.withLock { connections.append(connection) }
+        }
+
+        private let lock = NSLock()
+        private var connections: [Int32] = []
+
+        /// Answers one request with `200`, a JSON-typed body of `sending` bytes and, when given, a `Content-Length`
+        /// of `declaredLength`; then keeps the connection open, sending nothing more, until the client hangs up (or
+        /// 30 seconds pass). Returns whether the client hung up.
+        func answerOnce(sending: Int, declaredLength: Int?) async -> Bool {
+            await withCheckedContinuation { continuation in
+                Thread {
+                    let connection = accept(self.descriptor, nil, nil)
+                    guard connection >= 0 else { return continuation.resume(returning: false) }
+                    defer { close(connection) }
+                    var timeout = timeval(tv_sec: 30, tv_usec: 0)
+                    setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                    setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+                    _ = buffer.withUnsafeMutableBytes { read(connection, $0.baseAddress, $0.count) }
+                    let length = declaredLength.map { "Content-Length: \($0)\r\n" } ?? ""
+                    let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\(length)Connection: close\r\n\r\n"
+                    var written = Self.send(Array(head.utf8), on: connection) > 0 ? 0 : sending
+                    while written < sending {
+                        let sent = Self.send(
+                            [UInt8](repeating: UInt8(ascii: " "), count: min(65_536, sending - written)),
+                            on: connection
+                        )
+                        guard sent > 0 else { break }
+                        written += sent
+                    }
+                    // The client hangs up: a read returns 0 (or fails with a reset), not the timeout. What it sends
+                    // before (the rest of its request) is skipped.
+                    var end = 1
+                    while end > 0 { end = buffer.withUnsafeMutableBytes { read(connection, $0.baseAddress, $0.count) } }
+                    continuation.resume(returning: end == 0 || errno == ECONNRESET)
+                }.start()
+            }
+        }
+
+        /// `send` without SIGPIPE when the client has gone.
+        private static func send(_ bytes: [UInt8], on connection: Int32) -> Int {
+            #if canImport(Darwin)
+            var on: Int32 = 1
+            setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            return bytes.withUnsafeBytes { Darwin.send(connection, $0.baseAddress, $0.count, 0) }
+            #else
+            return bytes.withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            #endif
+        }
+
+        deinit {
+            for connection in connections where connection >= 0 { close(connection) }
+            close(descriptor)
+        }
     }
 
     static func api(port: Int, timeout: Duration) -> PasskeyClientAPI {
@@ -77,6 +137,28 @@ struct TransportTests {
         #expect(error?.code == .timeout)
     }
 
+    @Test(
+        "an answer over the size limit is refused as it arrives, not once all of it was received",
+        arguments: [nil, 64 * 1024 * 1024]
+    )
+    func oversizedAnswerIsCutOff(declaredLength: Int?) async throws {
+        let server = try SilentServer()
+        // Twice the limit, and then nothing: a client that waits for the whole body waits until its timeout.
+        async let hungUp = server.answerOnce(
+            sending: 2 * URLSessionTransport.maximumResponseSize,
+            declaredLength: declaredLength
+        )
+        let error = await passkeyError {
+            _ = try await Self.api(port: server.port, timeout: .seconds(30)).authenticationOptions(
+                sessionId: "auth_1",
+                clientToken: "t"
+            )
+        }
+        #expect(error?.code == .serverError, "\(String(describing: error))")
+        #expect(error?.message.contains("larger than") == true)
+        #expect(await hungUp, "the client hung up")
+    }
+
     @Test("cancelling the calling task cancels the request: CANCELLED")
     func cancellation() async throws {
         let server = try SilentServer()
@@ -88,7 +170,7 @@ struct TransportTests {
                 )
             }
         }
-        try await Task.sleep(for: .milliseconds(200))
+        await server.accepted()
         task.cancel()
         #expect(await task.value?.code == .cancelled)
     }

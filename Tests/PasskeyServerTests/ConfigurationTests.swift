@@ -47,6 +47,10 @@ struct ConfigurationTests {
         #expect(configuration.expiries.resultToken == 60)
         #expect(configuration.limits.maxRequestBodyBytes == 65_536)
         #expect(configuration.limits.trustedProxies.isEmpty)
+        #expect(configuration.limits.requestHeaderTimeoutSeconds == 10)
+        #expect(configuration.limits.requestBodyTimeoutSeconds == 30)
+        #expect(configuration.limits.idleTimeoutSeconds == 60)
+        #expect(configuration.limits.maxConnections == 10_000)
         // The defaults themselves are valid.
         try configuration.validate()
     }
@@ -237,6 +241,13 @@ struct ConfigurationTests {
         Rule(field: "limits.failedAssertionsPerIP") { $0.limits.failedAssertionsPerIP = 0 },
         Rule(field: "limits.failureWindowSeconds") { $0.limits.failureWindowSeconds = 0 },
         Rule(field: "limits.maxRequestBodyBytes") { $0.limits.maxRequestBodyBytes = 16 * 1024 * 1024 + 1 },
+        Rule(field: "limits.idleTimeoutSeconds") { $0.limits.idleTimeoutSeconds = 0 },
+        Rule(field: "limits.idleTimeoutSeconds") { $0.limits.idleTimeoutSeconds = 3_601 },
+        Rule(field: "limits.requestHeaderTimeoutSeconds") { $0.limits.requestHeaderTimeoutSeconds = 0 },
+        Rule(field: "limits.requestHeaderTimeoutSeconds") { $0.limits.requestHeaderTimeoutSeconds = 301 },
+        Rule(field: "limits.requestBodyTimeoutSeconds") { $0.limits.requestBodyTimeoutSeconds = -1 },
+        Rule(field: "limits.maxConnections") { $0.limits.maxConnections = 0 },
+        Rule(field: "limits.maxConnections") { $0.limits.maxConnections = 1_000_001 },
     ]
 
     static var valid: ServerConfiguration {
@@ -275,6 +286,10 @@ struct ConfigurationTests {
         configuration.expiries.challenge = 5
         configuration.expiries.registrationAttempt = 86_400
         configuration.limits.maxRequestBodyBytes = 1024
+        configuration.limits.idleTimeoutSeconds = 3_600
+        configuration.limits.requestHeaderTimeoutSeconds = 300
+        configuration.limits.requestBodyTimeoutSeconds = 1
+        configuration.limits.maxConnections = 1_000_000
         try configuration.validate()
         // Apps alone are enough, without web origins.
         configuration.webOrigins = []

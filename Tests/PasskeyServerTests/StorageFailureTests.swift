@@ -62,6 +62,8 @@ struct StorageFailureTests {
             ]
             for response in responses {
                 expectError(response, code, status, retryable: true)
+                // A busy or unreachable store says when to come back; a damaged one does not.
+                #expect(response.headers[.retryAfter] == (status == .serviceUnavailable ? "2" : nil))
             }
 
             // Once the database is back, nothing was half done.

@@ -1,15 +1,22 @@
 import Foundation
 import HTTPTypes
-import PasskeyServer
 import PasskeyTesting
 import Testing
 import WebAuthn
+
+@testable import PasskeyServer
 
 /// The association files (DESIGN §4), generated from the configuration, and the origin allowlist derived
 /// from the same apps.
 struct WellKnownTests {
     static let fingerprint = (0..<32).map { String(format: "%02X", $0 * 7 % 256) }.joined(separator: ":")
     static var fingerprintBytes: [UInt8] { (0..<32).map { UInt8($0 * 7 % 256) } }
+
+    @Test("a file that cannot be serialized is an error, not a crash")
+    func unserializableFile() {
+        #expect(throws: APIError.unexpected) { try AssociationFiles.json(["origins": [Double.nan]]) }
+        #expect(throws: APIError.unexpected) { try AssociationFiles.json(["when": Date()]) }
+    }
 
     static func configureApps(_ configuration: inout ServerConfiguration) {
         configuration.relatedOrigins = ["https://example.org", "https://shop.example.net"]

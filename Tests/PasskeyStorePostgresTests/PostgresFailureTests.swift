@@ -138,7 +138,16 @@ struct PostgresFailureTests {
                     at: Self.now
                 )
             }
-            try await Task.sleep(for: .milliseconds(300))
+            // Once the insert waits on the row lock, the pool's only connection is taken.
+            var waiting = 0
+            for _ in 0..<600 where waiting == 0 {
+                let rows = try await TestDatabase.execute(
+                    "SELECT count(*)::int FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+                )
+                waiting = try rows.first?.decode(Int.self) ?? 0
+                if waiting == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            try #require(waiting > 0, "the insert never waited on the row lock")
             // The pool-timeout path is identified by its message; no wall-clock bound is asserted.
             let error = await #expect(throws: StoreError.self) { _ = try await store.user(id: user.id) }
             #expect(error?.code == .unavailable)

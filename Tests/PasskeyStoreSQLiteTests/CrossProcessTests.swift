@@ -1,12 +1,16 @@
 import Dispatch
 import Foundation
 import PasskeyStorage
-import PasskeyStoreSQLite
 import Testing
+
+@testable import PasskeyStoreSQLite
 
 /// Another process holds the database's write lock: Python's sqlite3 module, as a stand-in for a second server
 /// (or an operator's sqlite3 shell) on the same file.
-@Suite("A second process on the same file", .enabled(if: LockingProcess.isAvailable))
+@Suite(
+    "A second process on the same file",
+    .enabled(if: LockingProcess.isAvailable, "needs python3 and its sqlite3 module to hold the lock")
+)
 struct CrossProcessTests {
     @Test("the store waits for another process's transaction, and fails with .unavailable after its busy timeout")
     func waitsForTheOtherProcess() async throws {
@@ -39,7 +43,14 @@ struct CrossProcessTests {
                     let waiting = Task {
                         try await patient.consumeChallenge(flowID: flowID, challengeHash: challenge, at: Sample.now)
                     }
-                    try await Task.sleep(for: .milliseconds(300))
+                    // The patient holds its connection once its transaction has begun waiting for the lock, which
+                    // the other process still holds: only then is the lock released.
+                    var started = false
+                    for _ in 0..<500 where !started {
+                        started = await patient.lease.isLent
+                        if !started { try await Task.sleep(for: .milliseconds(10)) }
+                    }
+                    try #require(started, "the patient's operation never started")
                     try await other.commitAndExit()
                     let consumed = try await waiting.value
                     #expect(consumed?.id == flow.id)

@@ -97,14 +97,32 @@ public struct URLSessionTransport: HTTPTransport {
         return await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<HTTPTransportResponse, PasskeyError>, Never>) in
-                let task = session.dataTask(with: urlRequest) { data, response, error in
-                    continuation.resume(returning: Self.result(request, data: data, response: response, error: error))
+                // No completion handler: the task's delegate receives the body as it arrives, and stops it as soon
+                // as it is over the limit, instead of letting URLSession buffer all of it first.
+                let delegate = BoundedResponseDelegate(request: request, limit: Self.maximumResponseSize) {
+                    continuation.resume(returning: $0)
                 }
+                #if canImport(FoundationNetworking)
+                // FoundationNetworking ignores a task's own delegate: the exchange gets a session of its own, with
+                // `session`'s configuration, which the delegate invalidates when the exchange ends.
+                let task = URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: nil)
+                    .dataTask(with: urlRequest)
+                #else
+                let task = session.dataTask(with: urlRequest)
+                task.delegate = delegate
+                #endif
                 box.start(task)
             }
         } onCancel: {
             box.cancel()
         }
+    }
+
+    static func tooLarge(_ request: HTTPTransportRequest) -> PasskeyError {
+        PasskeyError(
+            .serverError,
+            "The server's answer is larger than \(maximumResponseSize) bytes; it is not our API."
+        )
     }
 
     static func result(
@@ -118,14 +136,7 @@ public struct URLSessionTransport: HTTPTransport {
             return .failure(PasskeyError(.networkError, "\(request.url.host ?? "The server") gave no HTTP response."))
         }
         let body = data.map(Array.init) ?? []
-        guard body.count <= maximumResponseSize else {
-            return .failure(
-                PasskeyError(
-                    .serverError,
-                    "The server's answer is larger than \(maximumResponseSize) bytes; it is not our API."
-                )
-            )
-        }
+        guard body.count <= maximumResponseSize else { return .failure(tooLarge(request)) }
         var headers: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
@@ -194,6 +205,83 @@ public struct URLSessionTransport: HTTPTransport {
 
     static func cancelled(_ request: HTTPTransportRequest) -> PasskeyError {
         PasskeyError(.cancelled, "The request \(request.method) \(request.url.path) was cancelled.")
+    }
+}
+
+/// Receives one exchange as it arrives: refuses a declared `Content-Length` over the limit before any of the body,
+/// and stops the task as soon as the body received so far is over it, so at most `limit` bytes (plus one network
+/// read) are ever held.
+private final class BoundedResponseDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let request: HTTPTransportRequest
+    private let limit: Int
+    private let lock = NSLock()
+    private var response: URLResponse?
+    private var body = Data()
+    private var tooLarge = false
+    private var finish: ((Result<HTTPTransportResponse, PasskeyError>) -> Void)?
+
+    init(
+        request: HTTPTransportRequest,
+        limit: Int,
+        finish: @escaping (Result<HTTPTransportResponse, PasskeyError>) -> Void
+    ) {
+        self.request = request
+        self.limit = limit
+        self.finish = finish
+    }
+
+    #if canImport(FoundationNetworking)
+    // FoundationNetworking declares the handler without @Sendable, and does not call a method that has it.
+    typealias DispositionHandler = (URLSession.ResponseDisposition) -> Void
+    #else
+    typealias DispositionHandler = @Sendable (URLSession.ResponseDisposition) -> Void
+    #endif
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping DispositionHandler
+    ) {
+        let declaredTooLarge = response.expectedContentLength > Int64(limit)
+        lock.withLock {
+            self.response = response
+            if declaredTooLarge { tooLarge = true }
+        }
+        completionHandler(declaredTooLarge ? .cancel : .allow)
+        // FoundationNetworking does not end the task on `.cancel`; cancelling it does, everywhere.
+        if declaredTooLarge { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let over = lock.withLock {
+            guard !tooLarge else { return false }
+            if body.count + data.count > limit {
+                tooLarge = true
+                body = Data()
+                return true
+            }
+            body.append(data)
+            return false
+        }
+        if over { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (finish, result):
+            (((Result<HTTPTransportResponse, PasskeyError>) -> Void)?, Result<HTTPTransportResponse, PasskeyError>) =
+                lock.withLock {
+                    defer { self.finish = nil }
+                    let result =
+                        tooLarge
+                        ? .failure(URLSessionTransport.tooLarge(request))
+                        : URLSessionTransport.result(request, data: body, response: response, error: error)
+                    return (self.finish, result)
+                }
+        #if canImport(FoundationNetworking)
+        session.finishTasksAndInvalidate()
+        #endif
+        finish?(result)
     }
 }
 

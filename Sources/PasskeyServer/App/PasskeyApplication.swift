@@ -1,5 +1,7 @@
 public import Hummingbird
+import HummingbirdCore
 public import Logging
+import NIOCore
 public import ServiceLifecycle
 
 /// Assembles the HTTP application from a ``PasskeyService``: the one builder that `passkeys serve` and the
@@ -20,16 +22,52 @@ public enum PasskeyApplication {
 
     /// The application, listening on the configured host and port. `services` run alongside it and shut down
     /// with it (a PostgreSQL client, for example).
+    ///
+    /// Connections are bounded in number (``ConnectionLimits``) and in time: a new connection has
+    /// `limits.requestHeaderTimeoutSeconds` to send its first request's headers, a body
+    /// `limits.requestBodyTimeoutSeconds` to arrive, and a kept-alive connection may idle for
+    /// `limits.idleTimeoutSeconds`.
     public static func build(
         service: PasskeyService,
         services: [any Service] = [],
         logger: Logger
     ) -> some ApplicationProtocol {
-        Application(
+        let limits = service.configuration.limits
+        let connections = ConnectionLimits.atStart(configured: limits.maxConnections)
+        let soft = connections.softDescriptorLimit.map { String($0) } ?? "unknown"
+        let hard = connections.hardDescriptorLimit.map { String($0) } ?? "unknown"
+        let metadata: Logger.Metadata = [
+            "maxConnections": "\(connections.maximumConnections)",
+            "fileDescriptors.soft": "\(soft)",
+            "fileDescriptors.hard": "\(hard)",
+            "idleTimeoutSeconds": "\(limits.idleTimeoutSeconds)",
+            "requestHeaderTimeoutSeconds": "\(limits.requestHeaderTimeoutSeconds)",
+            "requestBodyTimeoutSeconds": "\(limits.requestBodyTimeoutSeconds)",
+        ]
+        logger.info("connection limits", metadata: metadata)
+        let headerTimeout = TimeAmount.seconds(Int64(limits.requestHeaderTimeoutSeconds))
+        let bodyTimeout = TimeAmount.seconds(Int64(limits.requestBodyTimeoutSeconds))
+        return Application(
             router: router(service: service),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [
+                        RequestReadTimeoutHandler(
+                            headerTimeout: headerTimeout,
+                            bodyTimeout: bodyTimeout,
+                            logger: logger
+                        )
+                    ],
+                    idleTimeout: .seconds(Int64(limits.idleTimeoutSeconds))
+                )
+            ),
             configuration: .init(
                 address: .hostname(service.configuration.host, port: service.configuration.port),
-                serverName: "swift-passkeys"
+                serverName: "swift-passkeys",
+                availableConnectionsDelegate: MaximumAvailableConnections(
+                    connections.maximumConnections,
+                    logger: logger
+                )
             ),
             services: services,
             logger: logger

@@ -114,6 +114,10 @@ extension ServerConfiguration {
             ("failedAssertionsPerCredential", limits.failedAssertionsPerCredential, 10_000),
             ("failedAssertionsPerIP", limits.failedAssertionsPerIP, 1_000_000),
             ("failureWindowSeconds", limits.failureWindowSeconds, 86_400),
+            ("idleTimeoutSeconds", limits.idleTimeoutSeconds, 3_600),
+            ("requestHeaderTimeoutSeconds", limits.requestHeaderTimeoutSeconds, 300),
+            ("requestBodyTimeoutSeconds", limits.requestBodyTimeoutSeconds, 3_600),
+            ("maxConnections", limits.maxConnections, 1_000_000),
         ]
         for (name, value, maximum) in rates where !(1...maximum).contains(value) {
             throw ConfigurationError(field: "limits.\(name)", "must be 1 to \(maximum)")

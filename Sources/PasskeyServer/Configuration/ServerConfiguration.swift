@@ -134,6 +134,16 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         /// one of them is attributed to the first address in `X-Forwarded-For`, read from the right, that is not one
         /// of them. Empty (the default): the header is ignored and the connection's peer is the client.
         public var trustedProxies: [String] = []
+        /// Seconds a kept-alive connection may wait between requests (and a request's body may pause) before the
+        /// server closes it.
+        public var idleTimeoutSeconds = 60
+        /// Seconds a new connection has to send its first request's headers in full.
+        public var requestHeaderTimeoutSeconds = 10
+        /// Seconds a request's body has to arrive in full, counted from its headers.
+        public var requestBodyTimeoutSeconds = 30
+        /// The most connections open at once; further clients wait in the listen queue. At start it is lowered to
+        /// what the process's file-descriptor limit leaves room for (see ``ConnectionLimits``).
+        public var maxConnections = 10_000
         public init() {}
     }
 
@@ -183,8 +193,13 @@ extension ServerConfiguration {
         let fileObject = try format.tree(from: data)
         let port = fileObject["port"] as? Int ?? 8080
         let defaults = ServerConfiguration(port: port)
-        // Encoding our own value cannot fail, and its JSON is an object.
-        let defaultObject = try! JSONSerialization.jsonObject(with: JSONEncoder().encode(defaults)) as! [String: Any]
+        // The defaults are our own value: their JSON is an object unless the configuration type itself is broken.
+        guard
+            let defaultObject = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(defaults))
+                as? [String: Any]
+        else {
+            throw ConfigurationError(field: "(defaults)", "cannot be encoded; this is a bug in the server, report it")
+        }
         try Self.checkKnown(fileObject, against: defaultObject, path: "")
         let merged = Self.merge(defaultObject, fileObject)
         do {

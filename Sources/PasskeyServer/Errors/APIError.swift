@@ -60,12 +60,16 @@ extension APIError {
         "Something went wrong on the server; it has been logged. Retry later.",
         retryable: true
     )
+    /// The store cannot be reached, or is too busy (its queue full, or a wait for it timed out).
     static let storageUnavailable = Self(
         "SERVICE_UNAVAILABLE",
         .serviceUnavailable,
-        "The database is unavailable; retry shortly.",
-        retryable: true
+        "The database is unavailable or busy; retry shortly.",
+        retryable: true,
+        headers: [.retryAfter: "\(storageRetryAfterSeconds)"]
     )
+    /// The `Retry-After` of ``storageUnavailable``, in seconds.
+    static let storageRetryAfterSeconds = 2
 
     static let invalidOrExpiredSession = Self(
         "INVALID_OR_EXPIRED_SESSION",

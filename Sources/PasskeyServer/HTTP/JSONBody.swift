@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 
 /// Bounded JSON request decoding and JSON responses.
@@ -27,10 +28,22 @@ enum JSONBody {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Our response types hold only strings, numbers, booleans, dates and arrays of them.
-        let data = try! encoder.encode(value)
-        return raw(Array(data), status: status, contentType: "application/json")
+        // Our response types hold only strings, numbers, booleans, dates and arrays of them; should one fail to
+        // encode all the same (a non-finite number), the caller gets a 500 and the log the reason, not a crash.
+        do {
+            return raw(Array(try encoder.encode(value)), status: status, contentType: "application/json")
+        } catch {
+            Logger(label: "passkeys").error(
+                "response cannot be encoded",
+                metadata: ["type": "\(type(of: value))", "error": "\(error)"]
+            )
+            return raw(Array(encodingFailure.utf8), status: .internalServerError, contentType: "application/json")
+        }
     }
+
+    /// The body of a response that could not be encoded: ``APIError/unexpected``, written out by hand.
+    static let encodingFailure =
+        #"{"error":{"code":"INTERNAL_ERROR","message":"Something went wrong on the server; it has been logged. Retry later.","retryable":true}}"#
 
     static func raw(_ bytes: [UInt8], status: HTTPResponse.Status = .ok, contentType: String) -> Response {
         Response(

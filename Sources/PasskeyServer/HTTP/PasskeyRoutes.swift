@@ -224,13 +224,13 @@ public enum PasskeyRoutes {
                 JSONBody.raw(s.metrics.exposition(), contentType: "text/plain; version=0.0.4")
             },
             Route(.get, "/.well-known/apple-app-site-association", .open) { _, _, _ in
-                JSONBody.raw(files.appleAppSiteAssociation, contentType: "application/json")
+                JSONBody.raw(try files.appleAppSiteAssociation, contentType: "application/json")
             },
             Route(.get, "/.well-known/assetlinks.json", .open) { _, _, _ in
-                JSONBody.raw(files.assetLinks, contentType: "application/json")
+                JSONBody.raw(try files.assetLinks, contentType: "application/json")
             },
             Route(.get, "/.well-known/webauthn", .open) { _, _, _ in
-                JSONBody.raw(files.relatedOrigins, contentType: "application/json")
+                JSONBody.raw(try files.relatedOrigins, contentType: "application/json")
             },
         ]
     }

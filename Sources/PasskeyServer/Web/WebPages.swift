@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import PasskeyStorage
 
 /// The web pages the server serves beside its API: the demo (`/`), the account page (`/account`) and the
@@ -15,10 +16,11 @@ struct WebPages: Sendable {
     /// The demo's and account pages' cookie, and the console's.
     let demoCookies: WebSessionCookies
     let consoleCookies: WebSessionCookies
-    let templates = PageTemplates()
+    let templates: PageTemplates
 
     init(service: PasskeyService) {
         self.service = service
+        self.templates = PageTemplates(logger: service.logger)
         let secret = WebSessionCookies.secret(service.configuration)
         self.demoCookies = WebSessionCookies(.demo, configuration: service.configuration, secret: secret)
         self.consoleCookies = WebSessionCookies(.console, configuration: service.configuration, secret: secret)
@@ -50,14 +52,17 @@ struct WebPages: Sendable {
             if error == .signInRequired {
                 return Self.redirect(request.uri.path.hasPrefix("/console") ? "/console" : "/")
             }
-            return templates.page(
+            var response = templates.page(
                 "message",
                 layoutValues(nil) + [
                     "heading": error.status.code >= 500 ? "Something went wrong" : "That did not work",
-                    "text": error.message, "backURL": "/", "backLabel": "Back to the start",
+                    "text": error.message, "code": error.code, "backURL": "/", "backLabel": "Back to the start",
                 ],
                 status: error.status
             )
+            // The error's own headers (`Retry-After` of a 429 or 503) go out with its page, as with the API's JSON.
+            for field in error.headers { response.headers.append(field) }
+            return response
         }
     }
 
@@ -79,7 +84,13 @@ struct WebPages: Sendable {
         var form: [String: String] = [:]
         if request.method == .post {
             if request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
-                let buffer = try await request.body.collect(upTo: WebCall.formLimit)
+                let buffer: ByteBuffer
+                do {
+                    buffer = try await request.body.collect(upTo: WebCall.formLimit)
+                } catch {
+                    // Read before the CSRF check: a body over the limit is the sender's fault, never a 500.
+                    throw APIError.payloadTooLarge(WebCall.formLimit)
+                }
                 form = WebCall.parseForm(String(buffer: buffer))
             }
             let presented = request.headers[.init("X-CSRF-Token")!] ?? form["csrfToken"]

@@ -11,38 +11,46 @@ public struct AssociationFiles: Sendable {
 
     /// `/.well-known/apple-app-site-association`: `webcredentials` for each iOS app.
     public var appleAppSiteAssociation: [UInt8] {
-        Self.json(["webcredentials": ["apps": configuration.appleApps.map { "\($0.teamId).\($0.bundleId)" }]])
+        get throws(APIError) {
+            try Self.json(["webcredentials": ["apps": configuration.appleApps.map { "\($0.teamId).\($0.bundleId)" }]])
+        }
     }
 
     /// `/.well-known/assetlinks.json`: credential sharing and app links for each Android app.
     public var assetLinks: [UInt8] {
-        Self.json(
-            configuration.androidApps.map { app in
-                [
-                    "relation": [
-                        "delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds",
-                    ],
-                    "target": [
-                        "namespace": "android_app", "package_name": app.packageName,
-                        "sha256_cert_fingerprints": app.sha256CertFingerprints,
-                    ],
-                ] as [String: Any]
-            }
-        )
+        get throws(APIError) {
+            try Self.json(
+                configuration.androidApps.map { app in
+                    [
+                        "relation": [
+                            "delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds",
+                        ],
+                        "target": [
+                            "namespace": "android_app", "package_name": app.packageName,
+                            "sha256_cert_fingerprints": app.sha256CertFingerprints,
+                        ],
+                    ] as [String: Any]
+                }
+            )
+        }
     }
 
     /// `/.well-known/webauthn`: the related origins that may use this RP ID (WebAuthn L3 §5.11).
     public var relatedOrigins: [UInt8] {
-        Self.json(["origins": configuration.webOrigins + configuration.relatedOrigins])
+        get throws(APIError) {
+            try Self.json(["origins": configuration.webOrigins + configuration.relatedOrigins])
+        }
     }
 
-    static func json(_ object: Any) -> [UInt8] {
-        // These objects hold only strings and arrays of them.
-        Array(
-            try! JSONSerialization.data(
+    /// These objects hold only strings and lists and objects of them, which always serialize; should one not,
+    /// the file is answered with a 500, not a crash.
+    static func json(_ object: Any) throws(APIError) -> [UInt8] {
+        guard JSONSerialization.isValidJSONObject(object),
+            let data = try? JSONSerialization.data(
                 withJSONObject: object,
                 options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
             )
-        )
+        else { throw APIError.unexpected }
+        return Array(data)
     }
 }

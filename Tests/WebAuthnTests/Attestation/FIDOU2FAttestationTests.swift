@@ -109,7 +109,10 @@ struct FIDOU2FAttestationTests {
         let response = try Fixture.rewritingStatement(
             try Fixture.registration(TestAuthenticator(), attestation: .fidoU2F(authority))
         ) { statement in
-            guard let leaf = statement.first(where: { $0.key == .text("x5c") })?.value.arrayValue?.first else { return }
+            guard let leaf = statement.first(where: { $0.key == .text("x5c") })?.value.arrayValue?.first else {
+                Issue.record("the fixture's statement has no x5c certificate")
+                return
+            }
             let chain = Array(
                 ([leaf] + Array(repeating: CBORValue.bytes(authority.root.derBytes), count: 2)).prefix(count)
             )

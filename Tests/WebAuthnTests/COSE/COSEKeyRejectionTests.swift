@@ -88,9 +88,9 @@ struct COSEKeyRejectionTests {
     }
 
     @Test("An EC2 point that is not on the curve is INVALID_COSE_KEY", arguments: [0, 31])
-    func pointNotOnCurve(_ index: Int) {
+    func pointNotOnCurve(_ index: Int) throws {
         var entries = Self.es256Entries()
-        guard case .bytes(var y) = entries[4].value else { return }
+        var y = try #require(entries[4].value.bytesValue, "the key's y coordinate")
         y[index] ^= 0x01
         entries[4].value = .bytes(y)
         #expect(throws: code(.invalidCOSEKey)) { try Self.decode(entries) }
@@ -105,7 +105,8 @@ struct COSEKeyRejectionTests {
     @Test("RFC 9053 §7.1.1: x and y must each be the curve's field size, even when together they make a valid point")
     func shiftedCoordinates() throws {
         var entries = Self.es256Entries()
-        guard case .bytes(let x) = entries[3].value, case .bytes(let y) = entries[4].value else { return }
+        let x = try #require(entries[3].value.bytesValue, "the key's x coordinate")
+        let y = try #require(entries[4].value.bytesValue, "the key's y coordinate")
         // Move the last byte of x to the front of y: 31 + 33 bytes, the same 64 bytes of point.
         entries[3].value = .bytes(Array(x.dropLast()))
         entries[4].value = .bytes([x.last!] + y)

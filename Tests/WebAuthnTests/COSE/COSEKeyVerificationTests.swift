@@ -61,7 +61,10 @@ struct COSEKeyVerificationTests {
     @Test("An RSA key verifies PKCS#1 v1.5 only under RS256 and PSS only under PS256")
     func rsaPaddingFollowsAlgorithm() throws {
         let pkcs1 = TestSigningKey.generate(.rs256)
-        guard case .rsa(let privateKey, _) = pkcs1 else { return }
+        guard case .rsa(let privateKey, _) = pkcs1 else {
+            Issue.record("generate(.rs256) did not make an RSA key")
+            return
+        }
         let message = Array("message".utf8)
         let pss = TestSigningKey.rsa(privateKey, pss: true)
         let rs256 = try COSEKey(cborRepresentation: pkcs1.coseKey)

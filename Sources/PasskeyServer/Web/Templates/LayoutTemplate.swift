@@ -32,7 +32,7 @@ extension PageTemplates {
         {{$title}}{{{heading}}} · swift-passkeys{{/title}}
         {{$main}}
         <h1>{{{heading}}}</h1>
-        <p class="status error" role="alert">{{{text}}}</p>
+        <p class="status error" role="alert" data-error-code="{{{code}}}">{{{text}}}</p>
         <p><a class="button secondary" href="{{{backURL}}}">{{{backLabel}}}</a></p>
         {{/main}}
         {{/layout}}

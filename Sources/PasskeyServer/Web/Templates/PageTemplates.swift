@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 import Mustache
 
 /// The pages' Mustache templates (swift-mustache), compiled into the server and parsed once at start.
@@ -8,6 +9,10 @@ import Mustache
 /// `<` or `"` joined to a neighbouring combining mark through unescaped.
 struct PageTemplates: Sendable {
     private let library: MustacheLibrary
+    /// The templates that could not be parsed, with the parser's reason: rendering them answers 500.
+    private let unparsed: [String: String]
+    /// Where a page that cannot be rendered is reported.
+    private let logger: Logger
 
     static let sources: [String: String] = [
         "layout": layout, "message": message, "demo": demo, "account": account, "confirm-delete": confirmDelete,
@@ -15,19 +20,36 @@ struct PageTemplates: Sendable {
         "console-user": consoleUser, "console-audit": consoleAudit,
     ]
 
-    init() {
+    init(logger: Logger, sources: [String: String] = Self.sources) {
         var library = MustacheLibrary()
-        for (name, source) in Self.sources {
-            // The templates are constants of this module, parsed by a test; a parse failure is a programming error.
-            try! library.register(source, named: name)
+        var unparsed: [String: String] = [:]
+        for (name, source) in sources {
+            // The templates are constants of this module, parsed by a test; should one fail all the same, the
+            // server still starts and only that page answers 500, with the reason in the log.
+            do {
+                try library.register(source, named: name)
+            } catch {
+                unparsed[name] = "\(error)"
+                logger.error("page template cannot be parsed", metadata: ["template": "\(name)", "error": "\(error)"])
+            }
         }
         self.library = library
+        self.unparsed = unparsed
+        self.logger = logger
     }
 
-    /// Renders the template `name` with `values` (plus the layout's own values) into an HTML response.
+    /// Renders the template `name` with `values` (plus the layout's own values) into an HTML response; a page that
+    /// cannot be rendered answers 500 and is logged, never a blank 200.
     func page(_ name: String, _ values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        guard let html = library.render(HTMLText.escapeValues(values), withTemplate: name) else {
-            // Only a template that names a partial missing from `sources` fails; never a blank page.
+        guard unparsed[name] == nil, let html = library.render(HTMLText.escapeValues(values), withTemplate: name)
+        else {
+            logger.error(
+                "page cannot be rendered",
+                metadata: [
+                    "template": "\(name)",
+                    "reason": "\(unparsed[name] ?? "no template of that name is registered")",
+                ]
+            )
             return Response(
                 status: .internalServerError,
                 headers: Self.headers,
