@@ -181,10 +181,11 @@ struct CredentialNameTests {
             keychain2.aaguid = keychain.aaguid
             let first = try await api.enroll("alice", authenticator: &keychain)
             let second = try await api.enroll("alice", authenticator: &keychain2)
-            #expect(first.name == "iCloud Keychain")
-            #expect(first.authenticatorName == "iCloud Keychain")
+            // The shipped list names this AAGUID as Apple now calls it.
+            #expect(first.name == "Apple Passwords")
+            #expect(first.authenticatorName == "Apple Passwords")
             #expect(first.aaguid == "fbfc3007-154e-4ecc-8c0b-6e020557d7bd")
-            #expect(second.name == "iCloud Keychain 2")
+            #expect(second.name == "Apple Passwords 2")
 
             // A synced passkey of an unknown provider.
             let attempt = try await api.createRegistration(NewRegistration(userId: "bob"))

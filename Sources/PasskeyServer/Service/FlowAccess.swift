@@ -97,11 +97,13 @@ extension PasskeyService {
         )
     }
 
-    static func encodePayload(_ value: some Encodable) -> [UInt8] {
+    /// A flow's payload as stored. Our payload types hold only strings, numbers, booleans and dates, so encoding
+    /// does not fail; were it to, the request fails with `INTERNAL_ERROR` rather than the process.
+    static func encodePayload(_ value: some Encodable) throws(APIError) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
-        // Our payload types hold only strings, numbers, booleans and dates.
-        return Array(try! encoder.encode(value))
+        guard let data = try? encoder.encode(value) else { throw APIError.unexpected }
+        return Array(data)
     }
 
     func decodePayload<T: Decodable>(_ type: T.Type, from flow: FlowRecord) throws(APIError) -> T {

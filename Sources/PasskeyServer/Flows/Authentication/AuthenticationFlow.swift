@@ -40,7 +40,7 @@ extension PasskeyService {
             expiresAt: expiry(configuration.expiries.authenticationSession),
             createdAt: time,
             updatedAt: time,
-            payload: Self.encodePayload(
+            payload: try Self.encodePayload(
                 AuthenticationState(
                     mode: mode,
                     action: action,
@@ -100,7 +100,7 @@ extension PasskeyService {
             flow,
             challenge: state.transaction?.challenge(random: random) ?? random,
             from: refresh,
-            payload: state.mode == .stepUp ? Self.encodePayload(state) : nil
+            payload: state.mode == .stepUp ? try Self.encodePayload(state) : nil
         )
         var builder = RequestOptionsBuilder(relyingPartyID: configuration.rpId)
         builder.timeout = UInt32(configuration.expiries.challenge * 1000)
@@ -235,7 +235,7 @@ extension PasskeyService {
                         status: .completed,
                         resultTokenHash: Secrets.hash(token),
                         resultExpiresAt: expiresAt,
-                        payload: Self.encodePayload(completed)
+                        payload: try Self.encodePayload(completed)
                     )
                 )
             }

@@ -62,7 +62,7 @@ extension PasskeyService {
             expiresAt: expiry(configuration.expiries.registrationAttempt),
             createdAt: time,
             updatedAt: time,
-            payload: Self.encodePayload(
+            payload: try Self.encodePayload(
                 RegistrationState(
                     userName: userName,
                     displayName: displayName,
@@ -219,6 +219,7 @@ extension PasskeyService {
         )
         var completed = state
         completed.credentialID = Base64URL.encode(row.id)
+        let completedPayload = try Self.encodePayload(completed)
         var retries = 0
         while true {
             do throws(StoreError) {
@@ -227,7 +228,7 @@ extension PasskeyService {
                     row,
                     maximumActive: state.newAccount == true ? 1 : configuration.policy.maxCredentialsPerUser,
                     flowID: flow.id,
-                    flowUpdate: FlowUpdate(status: .completed, payload: Self.encodePayload(completed)),
+                    flowUpdate: FlowUpdate(status: .completed, payload: completedPayload),
                     at: time
                 )
                 break
