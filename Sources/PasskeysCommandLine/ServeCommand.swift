@@ -107,7 +107,6 @@ struct ServeCommand: ExecutableCommand {
                 logger: logger,
                 metadata: metadata
             )
-            let application = PasskeyApplication.build(service: service, services: opened.services, logger: logger)
             var banner =
                 "passkeys serving \(configuration.baseURL) (rpId \(configuration.rpId), database \(configuration.databaseForDisplay))\n"
             if let developmentKey {
@@ -129,12 +128,24 @@ struct ServeCommand: ExecutableCommand {
             if configuration.web.console {
                 banner += "operator console: \(configuration.baseURL)/console (sign in with an API key)\n"
             }
-            FileHandle.standardOutput.write(Data(banner.utf8))
+            // The banner once the address is bound: a busy port fails before anything says it serves.
+            let announcement = banner
+            let application = PasskeyApplication.build(service: service, services: opened.services, logger: logger) {
+                FileHandle.standardOutput.write(Data(announcement.utf8))
+            }
             try await application.runService()
             await opened.close()
             return CommandResult(exitCode: CommandResult.success)
         } catch {
             await opened.close()
+            // strerror(EADDRINUSE), as NIO reports a failed bind on Linux and macOS.
+            if "\(error)".contains("Address already in use") {
+                return CommandResult(
+                    exitCode: CommandResult.failure,
+                    standardError:
+                        "error: \(configuration.host):\(configuration.port) is in use by another program; choose another port with --port or PASSKEYS_PORT.\n"
+                )
+            }
             return CommandResult(exitCode: CommandResult.failure, standardError: "error: \(error)\n")
         }
     }

@@ -27,10 +27,12 @@ public enum PasskeyApplication {
     /// `limits.requestHeaderTimeoutSeconds` to send its first request's headers, a body
     /// `limits.requestBodyTimeoutSeconds` to arrive, and a kept-alive connection may idle for
     /// `limits.idleTimeoutSeconds`.
+    /// - Parameter onServerRunning: called once the server listens (after its address was bound), to announce it.
     public static func build(
         service: PasskeyService,
         services: [any Service] = [],
-        logger: Logger
+        logger: Logger,
+        onServerRunning: @escaping @Sendable () async -> Void = {}
     ) -> some ApplicationProtocol {
         let limits = service.configuration.limits
         let connections = ConnectionLimits.atStart(configured: limits.maxConnections)
@@ -70,6 +72,7 @@ public enum PasskeyApplication {
                 )
             ),
             services: services,
+            onServerRunning: { _ in await onServerRunning() },
             logger: logger
         )
     }
