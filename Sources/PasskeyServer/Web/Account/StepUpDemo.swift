@@ -8,11 +8,6 @@ extension WebPages {
     /// The transaction the demo asks the user to confirm.
     static let samplePayment = "Pay 42.00 EUR to Example Shop\nOrder 1234, card ending 4242"
 
-    struct FinishStepUpRequest: Decodable, Sendable {
-        let biometricPasskeySessionId: String
-        let resultToken: String
-    }
-
     func registerStepUpDemo(on router: Router<PasskeyRequestContext>) {
         router.post("/demo/step-up") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
@@ -33,21 +28,8 @@ extension WebPages {
         router.post("/demo/step-up/finish") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
                 let userID = try call.signedInUserID()
-                let body = try await JSONBody.decode(
-                    FinishStepUpRequest.self,
-                    from: call.request,
-                    limit: service.configuration.limits.maxRequestBodyBytes
-                )
-                guard call.session.pendingFlowID == body.biometricPasskeySessionId else {
-                    throw APIError.notFound("This browser did not start that confirmation; start again.")
-                }
-                let result = try await service.redeemAuthentication(
-                    flowID: body.biometricPasskeySessionId,
-                    request: RedeemRequest(resultToken: body.resultToken),
-                    by: call.caller(Self.demoActor)
-                )
+                let result = try await redeemPendingSignIn(&call, as: Self.demoActor)
                 guard result.userId == userID else { throw APIError.userMismatch }
-                call.session.pendingFlowID = nil
                 return JSONBody.response(result)
             }
         }

@@ -12,11 +12,6 @@ extension WebPages {
     /// Failed console sign-ins allowed per client IP and minute, counted in the store for all server processes.
     static let consoleSignInAttempts = 10
 
-    struct ConsolePasskeySignIn: Decodable, Sendable {
-        let biometricPasskeySessionId: String
-        let resultToken: String
-    }
-
     func registerConsole(on router: Router<PasskeyRequestContext>) {
         router.get("/console") { request, context in
             try await page(request, context) { call throws(APIError) in
@@ -58,19 +53,7 @@ extension WebPages {
         }
         router.post("/console/sign-in/passkey/finish") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
-                let body = try await JSONBody.decode(
-                    ConsolePasskeySignIn.self,
-                    from: call.request,
-                    limit: service.configuration.limits.maxRequestBodyBytes
-                )
-                guard call.session.pendingFlowID == body.biometricPasskeySessionId else {
-                    throw APIError.notFound("This browser did not start that sign-in; start again.")
-                }
-                let result = try await service.redeemAuthentication(
-                    flowID: body.biometricPasskeySessionId,
-                    request: RedeemRequest(resultToken: body.resultToken),
-                    by: call.caller("web:console")
-                )
+                let result = try await redeemPendingSignIn(&call, as: "web:console")
                 guard service.configuration.web.operators.contains(result.userId) else {
                     throw APIError.operatorRequired
                 }

@@ -24,11 +24,6 @@ extension WebPages {
         let registrationAttemptId: String
     }
 
-    struct FinishSignInRequest: Decodable, Sendable {
-        let biometricPasskeySessionId: String
-        let resultToken: String
-    }
-
     struct Redirect: Encodable, Sendable {
         let redirect: String
     }
@@ -93,16 +88,7 @@ extension WebPages {
         }
         router.post("/demo/sign-in/finish") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
-                let body = try await decode(FinishSignInRequest.self, call)
-                // Only the sign-in this browser started: never a flow of the integrator's, nor another browser's.
-                guard call.session.pendingFlowID == body.biometricPasskeySessionId else {
-                    throw APIError.notFound("This browser did not start that sign-in; start again.")
-                }
-                let result = try await service.redeemAuthentication(
-                    flowID: body.biometricPasskeySessionId,
-                    request: RedeemRequest(resultToken: body.resultToken),
-                    by: call.caller(Self.demoActor)
-                )
+                let result = try await redeemPendingSignIn(&call, as: Self.demoActor)
                 guard let user = try await service.storage({ try await service.store.user(id: result.userId) }),
                     Self.isDemoUser(user)
                 else { throw APIError.demoAccountsOnly }

@@ -40,6 +40,32 @@ extension WebPages {
         call.session = .anonymous(lifetime: call.cookies.lifetime, now: call.now)
     }
 
+    /// `{biometricPasskeySessionId, resultToken}`: what a page posts when its ceremony completed.
+    struct FinishedSignIn: Decodable, Sendable {
+        let biometricPasskeySessionId: String
+        let resultToken: String
+    }
+
+    /// Redeems the sign-in (or step-up) this browser started, as the pages' integrator `actor`: never a flow of the
+    /// integrator's nor another browser's, which answer `NOT_FOUND` without being redeemed.
+    func redeemPendingSignIn(_ call: inout WebCall, as actor: String) async throws(APIError) -> AuthenticationResult {
+        let body = try await JSONBody.decode(
+            FinishedSignIn.self,
+            from: call.request,
+            limit: service.configuration.limits.maxRequestBodyBytes
+        )
+        guard call.session.pendingFlowID == body.biometricPasskeySessionId else {
+            throw APIError.notFound("This browser did not start that sign-in; start again.")
+        }
+        let result = try await service.redeemAuthentication(
+            flowID: body.biometricPasskeySessionId,
+            request: RedeemRequest(resultToken: body.resultToken),
+            by: call.caller(actor)
+        )
+        call.session.pendingFlowID = nil
+        return result
+    }
+
     /// The signed-in demo user's record, or `SIGN_IN_REQUIRED`.
     func signedInUser(_ call: WebCall) async throws(APIError) -> UserRecord {
         let id = try call.signedInUserID()
