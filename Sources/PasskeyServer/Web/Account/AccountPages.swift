@@ -48,7 +48,11 @@ extension WebPages {
                 )
                 // The session signed in with that passkey ended with it.
                 let signedInWithIt = call.signedIn?.credentialID.map(Base64URL.encode) == credential.credentialId
-                return Self.redirect(signedInWithIt ? "/?done=deleted-signed-out" : "/account?done=deleted")
+                // The next page tells the browser's passkey provider that this passkey is gone (WebAuthn signals).
+                let gone = "&credential=" + credential.credentialId
+                return Self.redirect(
+                    signedInWithIt ? "/?done=deleted-signed-out" + gone : "/account?done=deleted" + gone
+                )
             }
         }
         router.post("/sign-out") { request, context in
@@ -93,7 +97,9 @@ extension WebPages {
         return templates.page(
             "account",
             layoutValues(call) + [
-                "userName": user.name, "passkeys": passkeys,
+                "userName": user.name, "passkeys": passkeys, "userHandle": Base64URL.encode(user.handle),
+                "displayName": user.displayName,
+                "unknownCredential": call.query("done") == "deleted" ? Self.credentialIDQuery(call) : nil,
                 "notice": (problem == nil ? call.query("done").flatMap { Self.notices[$0] } : nil),
                 "problem": problem,
             ],

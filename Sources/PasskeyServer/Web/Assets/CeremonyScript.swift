@@ -109,6 +109,23 @@ extension WebAssets {
             return post(base + "/complete", { credential: responseJSON(credential) }, session.clientToken);
           }
 
+          // WebAuthn signals: tell the browser's passkey provider which passkeys this site still accepts, and which
+          // it deleted, so that it stops offering them. Feature-detected; a browser without them is not an error.
+          const rpId = () => document.querySelector("footer .mono")?.textContent ?? location.hostname;
+          async function signal(name, options) {
+            try { if (typeof PublicKeyCredential[name] === "function") await PublicKeyCredential[name](options); }
+            catch (_) { /* a signal is advice to the browser; its failure changes nothing here */ }
+          }
+          function signalUnknownCredential(credentialId) {
+            return signal("signalUnknownCredential", { rpId: rpId(), credentialId });
+          }
+          function signalAllAcceptedCredentials(userId, allAcceptedCredentialIds) {
+            return signal("signalAllAcceptedCredentials", { rpId: rpId(), userId, allAcceptedCredentialIds });
+          }
+          function signalCurrentUserDetails(userId, name, displayName) {
+            return signal("signalCurrentUserDetails", { rpId: rpId(), userId, name, displayName });
+          }
+
           function browserFailure(error, ceremony) {
             switch (error?.name) {
               case "AbortError": return new Failure("ABORTED", "The request was replaced by another one.");
@@ -146,7 +163,8 @@ extension WebAssets {
             show(element, "error", text, code);
           }
 
-          return { post, register, authenticate, show, showFailure, describe, Failure };
+          return { post, register, authenticate, show, showFailure, describe, Failure,
+            signalUnknownCredential, signalAllAcceptedCredentials, signalCurrentUserDetails };
         })();
         """#
 }

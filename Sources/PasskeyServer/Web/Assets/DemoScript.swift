@@ -6,6 +6,9 @@ extension WebAssets {
         (() => {
           const status = document.getElementById("status");
           let autofill = null;
+          // After a passkey was deleted (and this session with it), the browser's provider is told to forget it.
+          const unknown = status?.dataset.unknownCredential;
+          if (unknown) Passkeys.signalUnknownCredential(unknown);
 
           function busy(form, on) { for (const button of form.querySelectorAll("button")) button.disabled = on; }
 
@@ -81,6 +84,16 @@ extension WebAssets {
         "use strict";
         (() => {
           const status = document.getElementById("status");
+          // The passkeys this site accepts for the user (the provider may hide others), their names, and a passkey
+          // just deleted.
+          const list = document.querySelector("ul.passkeys");
+          const userHandle = list?.dataset.userHandle;
+          if (userHandle) {
+            const ids = [...document.querySelectorAll(".passkey")].map((item) => item.dataset.credentialId);
+            Passkeys.signalAllAcceptedCredentials(userHandle, ids);
+            Passkeys.signalCurrentUserDetails(userHandle, list.dataset.userName, list.dataset.displayName);
+          }
+          if (list?.dataset.unknownCredential) Passkeys.signalUnknownCredential(list.dataset.unknownCredential);
           document.getElementById("add-passkey")?.addEventListener("submit", async (event) => {
             event.preventDefault();
             const form = event.currentTarget;

@@ -39,7 +39,13 @@ extension WebPages {
                     call.query("done") == "deleted-signed-out"
                     ? "Passkey deleted. You had signed in with it, so you are signed out: sign in with another passkey."
                     : nil
-                return templates.page("demo", layoutValues(call) + ["userName": user?.name, "notice": notice])
+                return templates.page(
+                    "demo",
+                    layoutValues(call) + [
+                        "userName": user?.name, "notice": notice,
+                        "unknownCredential": notice == nil ? nil : Self.credentialIDQuery(call),
+                    ]
+                )
             }
         }
         router.post("/demo/sign-up") { request, context in
@@ -175,6 +181,13 @@ extension WebPages {
             throw APIError.invalidRequest("A user name is 1 to 64 letters, digits and . _ - @ + characters.")
         }
         return name
+    }
+
+    /// The `credential` query parameter when it is a credential id (base64url), for the pages' WebAuthn signals.
+    static func credentialIDQuery(_ call: WebCall) -> String? {
+        call.query("credential").flatMap { id in
+            (try? Base64URL.decode(id)).map { !$0.isEmpty && $0.count <= 1023 } == true ? id : nil
+        }
     }
 
     /// Whether the demo made this user (its id is the one the demo derives from its name): the demo signs in no

@@ -15,7 +15,7 @@ extension PageTemplates {
         {{#problem}}<p id="status" class="status error" role="alert">{{{problem}}}</p>{{/problem}}
         {{^notice}}{{^problem}}<p id="status" class="status" role="status" aria-live="polite"></p>{{/problem}}{{/notice}}
         {{^passkeys}}<p class="card">You have no passkeys. Add one below to be able to sign in again.</p>{{/passkeys}}
-        <ul class="passkeys">
+        <ul class="passkeys" data-user-handle="{{{userHandle}}}" data-user-name="{{{userName}}}" data-display-name="{{{displayName}}}"{{#unknownCredential}} data-unknown-credential="{{{unknownCredential}}}"{{/unknownCredential}}>
         {{#passkeys}}
           <li class="card passkey" data-credential-id="{{{credentialId}}}">
             <h3>{{{name}}}<span class="badge">{{{kindLabel}}}</span></h3>

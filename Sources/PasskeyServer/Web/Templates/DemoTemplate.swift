@@ -9,7 +9,7 @@ extension PageTemplates {
         {{$main}}
         <h1>Sign in with a passkey</h1>
         <p class="lead">No password: your device creates a key pair for this site and unlocks it with your fingerprint, face or screen lock.</p>
-        <p id="status" class="status{{#notice}} ok{{/notice}}" role="status" aria-live="polite">{{{notice}}}</p>
+        <p id="status" class="status{{#notice}} ok{{/notice}}" role="status" aria-live="polite"{{#unknownCredential}} data-unknown-credential="{{{unknownCredential}}}"{{/unknownCredential}}>{{{notice}}}</p>
         <div class="cards">
           <section class="card" aria-labelledby="sign-up-heading">
             <h2 id="sign-up-heading">Create an account</h2>
