@@ -136,7 +136,8 @@ echo "contract fuzzing: passkeys serving $url; schemathesis $("$venv/bin/st" --v
 # One worker: with two, Hypothesis (describing its strategies by parsing their source with `ast`) hit CPython
 # 3.11's "SystemError: AST constructor recursion depth mismatch", which schemathesis reports as an error.
 set +e
-(cd "$here" && PASSKEYS_API_KEY="$api_key" PYTHONDONTWRITEBYTECODE=1 "$venv/bin/st" run "$root/docs/openapi.yaml" \
+(cd "$here" && PASSKEYS_API_KEY="$api_key" PYTHONDONTWRITEBYTECODE=1 HYPOTHESIS_STORAGE_DIRECTORY="$workdir/hypothesis" \
+    "$venv/bin/st" run "$root/docs/openapi.yaml" \
     --url "$url" --max-time "$budget" --workers 1 --no-color \
     --generation-database none "$@") 2>&1 \
     | tee "$workdir/schemathesis.out"
