@@ -89,6 +89,9 @@ scripts/typecheck-apple.sh
 log "independent client (a PyPI software authenticator against a live passkeys serve)"
 Tests/External/run.sh .build/debug/passkeys
 
+log "HTTP contract fuzzed (schemathesis from PyPI against a live passkeys serve, about 3 minutes)"
+Tests/Contract/run.sh .build/debug/passkeys
+
 log "test"
 independent=$(mktemp -d)
 PASSKEYS_INDEPENDENT_VERIFIER_DIR=$independent swift test --skip-build

@@ -1,0 +1,79 @@
+"""Schemathesis hooks for Tests/Contract/run.sh (loaded through schemathesis.toml).
+
+Client tokens. The client API takes the flow's client token as `Authorization: Bearer`. The document's links carry
+it from `POST /v1/registrations` and `POST /v1/authentications` to the client API (`header.Authorization`), but a
+link cannot carry it one step further (options → complete), and schemathesis takes a token that a link set for a
+generated one, so its `ignored_auth` check would report the server for accepting it. So the flows' tokens are
+recorded as the server hands them out and applied as explicit authentication to calls of that flow: then
+`ignored_auth` checks that the same call without the token, or with another, is refused.
+
+Audit log paging. GET /v1/audit-events pages forward with `after` (order=oldest) and backward with `before`
+(order=newest); the other pairing is refused with 400 INVALID_REQUEST, as the document says in words. OpenAPI cannot
+tie one query parameter to another, so the fuzzer is kept from generating those pairs, and the coverage phase's
+cases, which no filter reaches, have exactly that refusal dropped: any other refusal still fails the run.
+"""
+
+import threading
+
+import schemathesis
+
+_CREATES = {"POST /v1/registrations": "registrationAttemptId", "POST /v1/authentications": "biometricPasskeySessionId"}
+_FLOW_PARAMETERS = ("registrationAttemptId", "biometricPasskeySessionId")
+_tokens = {}
+_lock = threading.Lock()
+
+
+@schemathesis.hook
+def after_call(context, case, response):
+    field = _CREATES.get(case.operation.label)
+    if field is None or response.status_code != 201:
+        return
+    try:
+        body = response.json()
+    except ValueError:
+        return
+    if isinstance(body, dict) and isinstance(body.get(field), str) and isinstance(body.get("clientToken"), str):
+        with _lock:
+            _tokens[body[field]] = body["clientToken"]
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    """Sends the client token of the flow named in the path, when the server created that flow in this run."""
+    if not case.operation.path.startswith(("/v1/client/", "/biometric-passkey/")):
+        return
+    parameters = case.path_parameters or {}
+    with _lock:
+        token = next((_tokens[parameters[n]] for n in _FLOW_PARAMETERS if parameters.get(n) in _tokens), None)
+    if token is None:
+        return
+    case.headers = case.headers or {}
+    case.headers["Authorization"] = f"Bearer {token}"
+    # As authentication that schemathesis applies itself: ignored_auth then checks that the call without it, or
+    # with another token, is refused (rather than take the token for a generated one).
+    case._has_explicit_auth = True
+
+
+@schemathesis.hook
+def filter_query(context, query):
+    operation = context.operation
+    if operation is None or operation.label != "GET /v1/audit-events" or not isinstance(query, dict):
+        return True
+    return not _mismatched_paging(query)
+
+
+def _mismatched_paging(query):
+    if not isinstance(query, dict):
+        return False
+    newest = query.get("order") == "newest"
+    return ("after" in query and newest) or ("before" in query and not newest)
+
+
+@schemathesis.hook
+def filter_failure(context, failure, case, response):
+    return not (
+        case.operation.label == "GET /v1/audit-events"
+        and failure.code == "ST202"
+        and response.status_code == 400
+        and _mismatched_paging(case.query)
+    )
