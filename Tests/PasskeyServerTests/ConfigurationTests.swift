@@ -237,6 +237,11 @@ struct ConfigurationTests {
         Rule(field: "limits.failedAssertionsPerIP") { $0.limits.failedAssertionsPerIP = 0 },
         Rule(field: "limits.failureWindowSeconds") { $0.limits.failureWindowSeconds = 0 },
         Rule(field: "limits.maxRequestBodyBytes") { $0.limits.maxRequestBodyBytes = 16 * 1024 * 1024 + 1 },
+        Rule(field: "retention.auditDays") { $0.retention.auditDays = -1 },
+        Rule(field: "retention.auditDays") { $0.retention.auditDays = 36_501 },
+        Rule(field: "retention.purgeIntervalSeconds") { $0.retention.purgeIntervalSeconds = 9 },
+        Rule(field: "retention.purgeBatch") { $0.retention.purgeBatch = 0 },
+        Rule(field: "retention.purgeBatch") { $0.retention.purgeBatch = 100_001 },
     ]
 
     static var valid: ServerConfiguration {

@@ -19,7 +19,7 @@ public enum PasskeyApplication {
     }
 
     /// The application, listening on the configured host and port. `services` run alongside it and shut down
-    /// with it (a PostgreSQL client, for example).
+    /// with it (a PostgreSQL client, for example), and so does the ``StorePurge`` of the service's store.
     public static func build(
         service: PasskeyService,
         services: [any Service] = [],
@@ -31,7 +31,7 @@ public enum PasskeyApplication {
                 address: .hostname(service.configuration.host, port: service.configuration.port),
                 serverName: "swift-passkeys"
             ),
-            services: services,
+            services: services + [StorePurge(service: service)],
             logger: logger
         )
     }
