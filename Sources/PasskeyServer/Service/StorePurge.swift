@@ -13,7 +13,7 @@ public import ServiceLifecycle
 /// audit events and identity-verification runs after `retention.auditDays` (never when it is 0). A store error is
 /// logged and the round ends: the next one tries again. ``PasskeyApplication/build(service:services:logger:)`` runs
 /// it beside the HTTP server; with several servers on one database each purges, and they skip each other's rows.
-public struct StorePurge: Service {
+public struct StorePurge: Service, CustomStringConvertible {
     /// How long after it ends something is kept: an hour, as limit windows are (``LimitWindow/retention``).
     public static let grace: TimeInterval = LimitWindow.retention
     /// How many store calls one round makes at most, so that a backlog is deleted over several rounds rather than
@@ -25,6 +25,9 @@ public struct StorePurge: Service {
     public init(service: PasskeyService) {
         self.service = service
     }
+
+    /// How ServiceLifecycle names it in the log: the service's configuration, API keys included, stays out.
+    public var description: String { "StorePurge" }
 
     public func run() async throws {
         let interval = Duration.seconds(service.configuration.retention.purgeIntervalSeconds)
