@@ -15,7 +15,7 @@ struct Migration: Sendable {
 /// than a microsecond). Byte strings are BLOBs, booleans INTEGER 0 or 1, lists and maps JSON text.
 /// Tables are STRICT, so a column never holds a value of another type.
 enum Migrations {
-    static let all: [Migration] = [initialSchema, limitWindows, webSessions, workflowRuns]
+    static let all: [Migration] = [initialSchema, limitWindows, webSessions, workflowRuns, purging]
 
     static let initialSchema = Migration(
         version: 1,
@@ -168,6 +168,17 @@ enum Migrations {
 
             -- The run a credential was created after; no foreign key, as for flow_id. Existing rows read NULL.
             ALTER TABLE credentials ADD COLUMN workflow_run_id TEXT;
+            """
+    )
+
+    static let purging = Migration(
+        version: 5,
+        name: "purging",
+        script: """
+            -- Purging deletes the audit events and the identity-verification runs older than the retention along these
+            -- indexes, oldest first, instead of reading every row of tables that are kept for months.
+            CREATE INDEX audit_events_by_time ON audit_events (time);
+            CREATE INDEX workflow_runs_by_expiry ON workflow_runs (expires_at);
             """
     )
 }

@@ -31,6 +31,7 @@ struct ConfigurationFileFormatTests {
           },
           "expiries": {"challenge": 90, "resultToken": 30},
           "limits": {"maxRequestBodyBytes": 32768, "clientRequestsPerMinute": 120, "trustedProxies": ["10.0.0.0/8", "2001:db8::1"]},
+          "retention": {"auditDays": 0, "purgeIntervalSeconds": 60},
           "web": {"demo": false, "sessionSecret": "\#(sessionSecret)", "sessionLifetime": 3600}
         }
         """#,
@@ -75,6 +76,7 @@ struct ConfigurationFileFormatTests {
           maxRequestBodyBytes: 32768
           clientRequestsPerMinute: 120
           trustedProxies: [10.0.0.0/8, "2001:db8::1"]
+        retention: {auditDays: 0, purgeIntervalSeconds: 60}
         web:
           demo: false
           sessionSecret: \(sessionSecret)
@@ -128,6 +130,10 @@ struct ConfigurationFileFormatTests {
         clientRequestsPerMinute = 120
         trustedProxies = ["10.0.0.0/8", "2001:db8::1"]
 
+        [retention]
+        auditDays = 0
+        purgeIntervalSeconds = 60
+
         [web]
         demo = false
         sessionSecret = "\(sessionSecret)"
@@ -165,6 +171,8 @@ struct ConfigurationFileFormatTests {
         configuration.limits.maxRequestBodyBytes = 32_768
         configuration.limits.clientRequestsPerMinute = 120
         configuration.limits.trustedProxies = ["10.0.0.0/8", "2001:db8::1"]
+        configuration.retention.auditDays = 0
+        configuration.retention.purgeIntervalSeconds = 60
         configuration.web.demo = false
         configuration.web.sessionSecret = sessionSecret
         configuration.web.sessionLifetime = 3600

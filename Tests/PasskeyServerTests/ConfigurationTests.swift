@@ -248,6 +248,11 @@ struct ConfigurationTests {
         Rule(field: "limits.requestBodyTimeoutSeconds") { $0.limits.requestBodyTimeoutSeconds = -1 },
         Rule(field: "limits.maxConnections") { $0.limits.maxConnections = 0 },
         Rule(field: "limits.maxConnections") { $0.limits.maxConnections = 1_000_001 },
+        Rule(field: "retention.auditDays") { $0.retention.auditDays = -1 },
+        Rule(field: "retention.auditDays") { $0.retention.auditDays = 36_501 },
+        Rule(field: "retention.purgeIntervalSeconds") { $0.retention.purgeIntervalSeconds = 9 },
+        Rule(field: "retention.purgeBatch") { $0.retention.purgeBatch = 0 },
+        Rule(field: "retention.purgeBatch") { $0.retention.purgeBatch = 100_001 },
     ]
 
     static var valid: ServerConfiguration {

@@ -10,4 +10,9 @@ struct MemoryStoreTests {
     func conformance(_ check: StoreConformanceCheck) async throws {
         try await check.run(Self.store)
     }
+
+    @Test(arguments: StoreConformance.isolatedChecks)
+    func isolated(_ check: StoreConformanceCheck) async throws {
+        try await check.run(MemoryPasskeyStore())
+    }
 }

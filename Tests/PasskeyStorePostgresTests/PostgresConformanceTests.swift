@@ -9,4 +9,18 @@ struct PostgresConformanceTests {
     func conformance(_ check: StoreConformanceCheck) async throws {
         try await check.run(try #require(FreshStoreTrait.store))
     }
+
+    @Test("each isolated check, on a schema of its own", arguments: StoreConformance.isolatedChecks)
+    func isolated(_ check: StoreConformanceCheck) async throws {
+        try await TestDatabase.withSchema("isolated") { schema in
+            let store = try await schema.connect()
+            do {
+                try await check.run(store)
+            } catch {
+                await store.shutdown()
+                throw error
+            }
+            await store.shutdown()
+        }
+    }
 }

@@ -32,8 +32,16 @@ struct PostgresMigrationTests {
         return Set(try rows.map { try $0.decode(String.self) })
     }
 
+    /// Takes the schema back to version 5, as the release before purging left it.
+    func dropPurgeIndexes(in schema: TestSchema) async throws {
+        try await schema.execute("DROP INDEX audit_events_time")
+        try await schema.execute("DROP INDEX workflow_runs_expires_at")
+        try await schema.execute("DELETE FROM schema_migrations WHERE version = 6")
+    }
+
     /// Takes the schema back to version 4, as the release before the identity-verification runs left it.
     func dropWorkflowRuns(in schema: TestSchema) async throws {
+        try await dropPurgeIndexes(in: schema)
         try await schema.execute("DROP TABLE workflow_runs")
         try await schema.execute("ALTER TABLE credentials DROP COLUMN workflow_run_id")
         try await schema.execute("DELETE FROM schema_migrations WHERE version = 5")
@@ -148,7 +156,7 @@ struct PostgresMigrationTests {
         }
     }
 
-    @Test("a schema of version 4 gets the identity-verification runs alone, and keeps its data")
+    @Test("a schema of version 4 gets the identity-verification runs and the purge indexes, and keeps its data")
     func upgradeToWorkflowRuns() async throws {
         try await TestDatabase.withSchema("workflow_runs") { schema in
             let first = try await schema.connect()
@@ -229,7 +237,31 @@ struct PostgresMigrationTests {
             #expect(try await store.credential(id: verified.id)?.workflowRunID == run.id)
             await store.shutdown()
             #expect(try await versions(in: schema) == Array(1...latest))
-            #expect(latest == 5)
+            #expect(latest == 6)
+        }
+    }
+
+    @Test("a schema of version 5 gets the purge indexes alone, and purging uses them")
+    func upgradeToPurgeIndexes() async throws {
+        try await TestDatabase.withSchema("purge") { schema in
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let first = try await schema.connect()
+            let old = try await first.appendAuditEvent(AuditEvent(time: now - 7200, actor: "system", action: "old"))
+            let young = try await first.appendAuditEvent(AuditEvent(time: now, actor: "system", action: "young"))
+            await first.shutdown()
+            try await dropPurgeIndexes(in: schema)
+            #expect(try await versions(in: schema) == [1, 2, 3, 4, 5])
+
+            let store = try await schema.connect()
+            let report = try await store.purge(before: now, auditBefore: now - 3600, limit: 10)
+            #expect(report == PurgeReport(auditEvents: 1))
+            #expect(try await store.auditEvents(after: old.sequence - 1, limit: 10, userID: nil) == [young])
+            await store.shutdown()
+            #expect(try await versions(in: schema) == Array(1...latest))
+            let indexes = try await TestDatabase.execute(
+                "SELECT indexname::text FROM pg_indexes WHERE schemaname = '\(schema.name)'"
+            ).map { try $0.decode(String.self) }
+            #expect(Set(indexes).isSuperset(of: ["audit_events_time", "workflow_runs_expires_at"]))
         }
     }
 

@@ -5,7 +5,10 @@ import Testing
 
 @Suite("SQLite store conformance")
 struct ConformanceTests {
-    @Test("each check, on a store of its own on a real file", arguments: StoreConformance.checks)
+    @Test(
+        "each check, on a store of its own on a real file",
+        arguments: StoreConformance.checks + StoreConformance.isolatedChecks
+    )
     func conformance(_ check: StoreConformanceCheck) async throws {
         try await withTemporaryDirectory { directory in
             try await withStore(at: directory.file()) { store in try await check.run(store) }

@@ -138,7 +138,7 @@ struct MigrationTests {
             #expect(try await tables(path).contains("web_sessions") == false)
 
             try await withStore(at: path) { store in
-                #expect(store.migrationsApplied == [3, 4])
+                #expect(store.migrationsApplied == [3, 4, 5])
                 #expect(try await store.user(id: user.id) == user)
                 #expect(try await store.credential(id: credential.id) == credential)
                 #expect(try await store.flow(id: flow.id) != nil)
@@ -161,7 +161,7 @@ struct MigrationTests {
         }
     }
 
-    @Test("a file of schema version 3 gets the identity-verification runs alone, and keeps its data")
+    @Test("a file of schema version 3 gets the identity-verification runs and the purge indexes, and keeps its data")
     func upgradeFromTheWebSessionsSchema() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.file()
@@ -193,7 +193,7 @@ struct MigrationTests {
             #expect(try await columns(of: "credentials", in: path).contains("workflow_run_id") == false)
 
             try await withStore(at: path) { store in
-                #expect(store.migrationsApplied == [4])
+                #expect(store.migrationsApplied == [4, 5])
                 #expect(try await store.user(id: user.id) == user)
                 #expect(try await store.flow(id: flow.id) != nil)
                 #expect(try await store.webSession(secretHash: session.secretHash, at: Sample.now) == session)
@@ -226,7 +226,7 @@ struct MigrationTests {
                 #expect(try await store.credential(id: verified.id)?.workflowRunID == run.id)
             }
             #expect(try await recorded(path).map(\.version) == Migrations.all.map(\.version))
-            #expect(SQLitePasskeyStore.schemaVersion == 4)
+            #expect(SQLitePasskeyStore.schemaVersion == 5)
         }
     }
 

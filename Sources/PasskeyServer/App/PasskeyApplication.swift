@@ -21,7 +21,7 @@ public enum PasskeyApplication {
     }
 
     /// The application, listening on the configured host and port. `services` run alongside it and shut down
-    /// with it (a PostgreSQL client, for example).
+    /// with it (a PostgreSQL client, for example), and so does the ``StorePurge`` of the service's store.
     ///
     /// Connections are bounded in number (``ConnectionLimits``) and in time: a new connection has
     /// `limits.requestHeaderTimeoutSeconds` to send its first request's headers, a body
@@ -71,7 +71,7 @@ public enum PasskeyApplication {
                     logger: logger
                 )
             ),
-            services: services,
+            services: services + [StorePurge(service: service)],
             onServerRunning: { _ in await onServerRunning() },
             logger: logger
         )

@@ -131,6 +131,14 @@ extension ServerConfiguration {
                 "must be an IP address or a CIDR range such as 10.0.0.0/8"
             )
         }
+        let retentionBounds = [
+            ("auditDays", retention.auditDays, 0...36_500, "0 (keep forever) to 36500 days"),
+            ("purgeIntervalSeconds", retention.purgeIntervalSeconds, 10...86_400, "10 to 86400 seconds"),
+            ("purgeBatch", retention.purgeBatch, 1...100_000, "1 to 100000"),
+        ]
+        for (name, value, range, bounds) in retentionBounds where !range.contains(value) {
+            throw ConfigurationError(field: "retention.\(name)", "must be \(bounds)")
+        }
         if let secret = web.sessionSecret, secret.utf8.count < 32 {
             throw ConfigurationError(field: "web.sessionSecret", "must be at least 32 characters")
         }

@@ -22,6 +22,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var policy: Policy
     public var expiries: Expiries
     public var limits: Limits
+    public var retention: Retention
     public var web: Web
     public var identityVerification: IdentityVerification
 
@@ -147,6 +148,19 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         public init() {}
     }
 
+    /// How long the database keeps what is over, and how the background purge deletes it (see ``StorePurge``).
+    /// Flows, reservations, web sessions and limit windows go an hour after they end; users who never completed a
+    /// sign-up, with their last flow.
+    public struct Retention: Sendable, Codable, Equatable {
+        /// Days the audit log (and identity-verification runs, which credentials name) are kept; 0 keeps them forever.
+        public var auditDays = 365
+        /// Seconds between purges; the first comes one interval after the server starts.
+        public var purgeIntervalSeconds = 300
+        /// Rows of each kind one store call deletes at most; a purge repeats a full batch up to ten times.
+        public var purgeBatch = 1000
+        public init() {}
+    }
+
     /// The web pages the server serves besides its API.
     public struct Web: Sendable, Codable, Equatable {
         /// The demo at `/` and the account page at `/account`: sign-up and sign-in in a browser, with the server
@@ -181,6 +195,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         policy = Policy()
         expiries = Expiries()
         limits = Limits()
+        retention = Retention()
         web = Web()
         identityVerification = IdentityVerification()
     }

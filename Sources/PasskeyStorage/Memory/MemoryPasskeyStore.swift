@@ -3,10 +3,14 @@ public import Foundation
 /// A store in process memory, for tests and demos. It keeps the same guarantees as the database adapters
 /// within one process (an actor serialises every operation); it is lost when the process ends.
 public actor MemoryPasskeyStore: PasskeyStore {
-    private var users: [String: UserRecord] = [:]
-    private var credentialsByID: [[UInt8]: CredentialRecordRow] = [:]
-    private var flows: [String: FlowRecord] = [:]
-    private var audit: [AuditEvent] = []
+    // Internal rather than private for the extensions (`MemoryPasskeyStore+Purge.swift`).
+    var users: [String: UserRecord] = [:]
+    var credentialsByID: [[UInt8]: CredentialRecordRow] = [:]
+    var flows: [String: FlowRecord] = [:]
+    /// In order of sequence.
+    var audit: [AuditEvent] = []
+    /// The last sequence number given, which purging the events does not take back.
+    private var lastAuditSequence: Int64 = 0
     /// By key hash (see `MemoryPasskeyStore+Limits.swift`).
     var limitWindowsByKey: [[UInt8]: LimitWindow] = [:]
     /// By id (see `MemoryPasskeyStore+WebSessions.swift`).
@@ -187,7 +191,8 @@ public actor MemoryPasskeyStore: PasskeyStore {
 
     public func appendAuditEvent(_ event: AuditEvent) -> AuditEvent {
         var event = event
-        event.sequence = (audit.last?.sequence ?? 0) + 1
+        lastAuditSequence += 1
+        event.sequence = lastAuditSequence
         audit.append(event)
         return event
     }

@@ -242,4 +242,9 @@ final class FailingStore: PasskeyStore {
         try check()
         return await base.decideWorkflowRun(id: id, from: from, to: status, faceMatch: faceMatch, at: time)
     }
+
+    func purge(before time: Date, auditBefore: Date?, limit: Int) async throws(StoreError) -> PurgeReport {
+        try check()
+        return await base.purge(before: time, auditBefore: auditBefore, limit: limit)
+    }
 }

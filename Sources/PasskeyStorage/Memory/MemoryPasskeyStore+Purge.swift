@@ -1,0 +1,54 @@
+public import Foundation
+
+extension MemoryPasskeyStore {
+    public func purge(before time: Date, auditBefore: Date?, limit: Int) -> PurgeReport {
+        guard limit > 0 else { return PurgeReport() }
+        var report = PurgeReport()
+
+        let reservations = credentialsByID.values.filter {
+            $0.status == .reserved && ($0.reservedUntil ?? .distantPast) < time
+        }
+        .prefix(limit)
+        for credential in reservations { credentialsByID[credential.id] = nil }
+        report.reservations = reservations.count
+
+        let reservedFlows = Set(credentialsByID.values.compactMap { $0.status == .reserved ? $0.flowID : nil })
+        let deadFlows = flows.values.filter { flow in
+            flow.expiresAt < time && (flow.resultExpiresAt ?? .distantPast) < time && !reservedFlows.contains(flow.id)
+        }
+        .sorted { $0.expiresAt < $1.expiresAt }
+        .prefix(limit)
+        for flow in deadFlows { flows[flow.id] = nil }
+        report.flows = deadFlows.count
+
+        let candidates = Set(deadFlows.compactMap(\.userID))
+        let abandoned = candidates.filter { id in
+            guard let user = users[id], user.createdAt < time else { return false }
+            return !credentialsByID.values.contains { $0.userID == id } && !flows.values.contains { $0.userID == id }
+        }
+        for id in abandoned {
+            users[id] = nil
+            workflowRunsByID = workflowRunsByID.filter { $0.value.userID != id }
+        }
+        report.users = abandoned.count
+
+        let sessions = webSessionsByID.values.filter { $0.expiresAt < time }.prefix(limit)
+        for session in sessions { webSessionsByID[session.id] = nil }
+        report.webSessions = sessions.count
+
+        let windows = limitWindowsByKey.values.filter { $0.end < time }.prefix(limit)
+        for window in windows { limitWindowsByKey[window.keyHash] = nil }
+        report.limitWindows = windows.count
+
+        if let auditBefore {
+            let runs = workflowRunsByID.values.filter { $0.expiresAt < auditBefore }.prefix(limit)
+            for run in runs { workflowRunsByID[run.id] = nil }
+            report.workflowRuns = runs.count
+
+            let old = Set(audit.lazy.filter { $0.time < auditBefore }.prefix(limit).map(\.sequence))
+            audit.removeAll { old.contains($0.sequence) }
+            report.auditEvents = old.count
+        }
+        return report
+    }
+}
