@@ -184,7 +184,7 @@ struct AndroidKeyDescriptionParserTests {
                 #expect(error.code == .attestationCertificateInvalid)
             }
         }
-        var generator = F.SplitMix64(state: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         for sample in samples {
             for end in 0..<sample.count { check(Array(sample[..<end])) }
             for _ in 0..<2_000 {

@@ -140,7 +140,7 @@ struct AndroidSafetyNetParserTests {
                 #expect(error.code == .attestationInvalid)
             }
         }
-        var generator = AndroidTestFixtures.SplitMix64(state: 0x5AFE)
+        var generator = SplitMix64(seed: 0x5AFE)
         for sample in samples {
             for end in stride(from: 0, to: sample.count, by: 7) { check(Array(sample[..<end])) }
             for _ in 0..<300 {

@@ -5,18 +5,6 @@ import Testing
 /// The `pubArea` (TPMT_PUBLIC) and `certInfo` (TPMS_ATTEST) parsers: strict, bounded, and never crashing.
 @Suite("TPM attestation: structure parsers")
 struct TPMStructureTests {
-    /// A small deterministic generator (SplitMix64), so a failing input can be reproduced.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Runs both parsers; they may accept or throw, but must not trap.
     private func parseBoth(_ bytes: [UInt8]) {
         _ = try? TPMTPublic(bytes: bytes)
@@ -147,7 +135,7 @@ struct TPMStructureTests {
 
     @Test("Random inputs never crash the parsers")
     func randomInputs() {
-        var generator = SeededGenerator(state: 0x7470_6D32)
+        var generator = SplitMix64(seed: 0x7470_6D32)
         for _ in 0..<20_000 {
             let length = Int.random(in: 0...400, using: &generator)
             parseBoth((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
@@ -160,7 +148,7 @@ struct TPMStructureTests {
     )
     func randomChanges(_ kind: TPMSyntheticStatement.CredentialKind) throws {
         let synthetic = try TPMSyntheticStatement.make(kind)
-        var generator = SeededGenerator(state: 0x6365_7274)
+        var generator = SplitMix64(seed: 0x6365_7274)
         for original in [synthetic.pubArea, synthetic.certInfo] {
             for _ in 0..<5_000 {
                 var bytes = original
