@@ -28,108 +28,16 @@ if [ ! -x "$binary" ]; then
 fi
 binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
 
-# --- Python environment -------------------------------------------------------------------------------
-if [ ! -x "$venv/bin/python" ]; then
-    echo "contract fuzzing: creating the Python environment in .build/contract-venv"
-    mkdir -p "$root/.build"
-    "${PYTHON:-python3}" -m venv "$venv" || {
-        echo "contract fuzzing: '${PYTHON:-python3} -m venv' failed (on Debian: apt-get install python3-venv)." >&2
-        exit 2
-    }
-fi
-if ! cmp -s "$requirements" "$venv/.installed-requirements.txt"; then
-    echo "contract fuzzing: installing Tests/Contract/requirements.txt"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$requirements"
-    cp "$requirements" "$venv/.installed-requirements.txt"
-fi
-python="$venv/bin/python"
-
-# --- Server -------------------------------------------------------------------------------------------
-workdir="$(mktemp -d "${TMPDIR:-/tmp}/passkeys-contract.XXXXXX")"
-server_pid=""
-
-stop_server() {
-    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        for _ in $(seq 1 50); do
-            kill -0 "$server_pid" 2>/dev/null || break
-            sleep 0.2
-        done
-        if kill -0 "$server_pid" 2>/dev/null; then
-            echo "contract fuzzing: the server did not stop within 10 s of SIGTERM; killing it." >&2
-            kill -KILL "$server_pid" 2>/dev/null || true
-        fi
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    server_pid=""
-}
-cleanup() {
-    stop_server
-    rm -rf "$workdir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-server_log_tail() {
-    echo "---- last lines of the server's output ----" >&2
-    tail -n "${1:-40}" "$workdir/server.log" >&2 || true
-    echo "-------------------------------------------" >&2
-}
-
-# A port the system hands out on 127.0.0.1.
-free_port() {
-    "$python" -c 'import socket
-with socket.socket() as s:
-    s.bind(("127.0.0.1", 0))
-    print(s.getsockname()[1])'
-}
-
-health() {
-    "$python" - "$1" <<'PY'
-import sys, urllib.request
-try:
-    with urllib.request.urlopen(sys.argv[1] + "/health", timeout=2) as response:
-        sys.exit(0 if response.status == 200 else 1)
-except Exception:
-    sys.exit(1)
-PY
-}
-
+# --- Python environment and server (scripts/live-server.sh) --------------------------------------------
+label="contract fuzzing"
+# shellcheck source=../../scripts/live-server.sh
+source "$root/scripts/live-server.sh"
 # The fuzzer sends thousands of client API calls a minute from one IP, and fails thousands of sign-ins.
 cat >"$workdir/config.json" <<'JSON'
 { "limits": { "clientRequestsPerMinute": 1000000, "failedAssertionsPerIP": 1000000, "failedAssertionsPerCredential": 10000 } }
 JSON
-
 api_key="$("$python" -c 'import secrets; print("pk_contract_" + secrets.token_urlsafe(24))')"
-url=""
-for attempt in 1 2 3; do
-    port="$(free_port)"
-    candidate="http://localhost:$port"
-    (cd "$workdir" && exec "$binary" serve --host 127.0.0.1 --port "$port" --database "sqlite:$workdir/passkeys.sqlite" \
-        --api-key "$api_key" --config "$workdir/config.json" --identity-verification simulated) \
-        >"$workdir/server.log" 2>&1 &
-    server_pid=$!
-    deadline=$((SECONDS + 60))
-    while [ "$SECONDS" -lt "$deadline" ]; do
-        if ! kill -0 "$server_pid" 2>/dev/null; then break; fi
-        if health "$candidate"; then url="$candidate"; break; fi
-        sleep 0.3
-    done
-    [ -n "$url" ] && break
-    if kill -0 "$server_pid" 2>/dev/null; then
-        echo "contract fuzzing: the server did not answer $candidate/health within 60 s." >&2
-        server_log_tail
-        exit 1
-    fi
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=""
-    echo "contract fuzzing: the server exited before answering on port $port (try $attempt of 3)." >&2
-    server_log_tail 20
-    grep -qiE "in use|bind" "$workdir/server.log" || exit 1
-    rm -f "$workdir"/passkeys.sqlite*
-done
-[ -n "$url" ] || { echo "contract fuzzing: could not start the server." >&2; exit 1; }
+start_server 0 --config "$workdir/config.json" --identity-verification simulated
 echo "contract fuzzing: passkeys serving $url; schemathesis $("$venv/bin/st" --version | awk '{print $NF}'), ${budget} s"
 
 # --- Fuzzing ------------------------------------------------------------------------------------------

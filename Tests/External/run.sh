@@ -16,7 +16,6 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 venv="$root/.build/external-venv"
 requirements="$here/requirements.txt"
-startup_seconds="${PASSKEYS_EXTERNAL_STARTUP_SECONDS:-60}"
 
 binary="${1:-.build/debug/passkeys}"
 [ $# -gt 0 ] && shift
@@ -27,115 +26,13 @@ if [ ! -x "$binary" ]; then
 fi
 binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
 
-# --- Python environment -------------------------------------------------------------------------------
-if [ ! -x "$venv/bin/python" ]; then
-    echo "external tests: creating the Python environment in .build/external-venv"
-    mkdir -p "$root/.build"
-    "${PYTHON:-python3}" -m venv "$venv" || {
-        echo "external tests: '${PYTHON:-python3} -m venv' failed (on Debian: apt-get install python3-venv)." >&2
-        exit 2
-    }
-fi
-if ! cmp -s "$requirements" "$venv/.installed-requirements.txt"; then
-    echo "external tests: installing Tests/External/requirements.txt"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$requirements"
-    cp "$requirements" "$venv/.installed-requirements.txt"
-fi
-python="$venv/bin/python"
-
-# --- Server -------------------------------------------------------------------------------------------
-workdir="$(mktemp -d "${TMPDIR:-/tmp}/passkeys-external.XXXXXX")"
-server_pid=""
-
-stop_server() {
-    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        for _ in $(seq 1 50); do
-            kill -0 "$server_pid" 2>/dev/null || break
-            sleep 0.2
-        done
-        if kill -0 "$server_pid" 2>/dev/null; then
-            echo "external tests: the server did not stop within 10 s of SIGTERM; killing it." >&2
-            kill -KILL "$server_pid" 2>/dev/null || true
-        fi
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    server_pid=""
-}
-cleanup() {
-    stop_server
-    rm -rf "$workdir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-server_log_tail() {
-    echo "---- last lines of the server's output ----" >&2
-    tail -n "${1:-40}" "$workdir/server.log" >&2 || true
-    echo "-------------------------------------------" >&2
-}
-
-# Prints the port given ($1) when it can be bound on 127.0.0.1, else a port the system hands out.
-free_port() {
-    "$python" - "$1" <<'EOF'
-import socket, sys
-for wanted in (int(sys.argv[1]), 0):
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds: TIME_WAIT is no obstacle
-        try:
-            s.bind(("127.0.0.1", wanted))
-        except OSError:
-            continue
-        print(s.getsockname()[1])
-        break
-EOF
-}
-
-# Exits 0 when GET /health answers 200.
-health() {
-    "$python" - "$1" <<'EOF'
-import sys, urllib.request
-try:
-    with urllib.request.urlopen(sys.argv[1] + "/health", timeout=2) as response:
-        sys.exit(0 if response.status == 200 else 1)
-except Exception:
-    sys.exit(1)
-EOF
-}
-
+# --- Python environment and server (scripts/live-server.sh) --------------------------------------------
+label="external tests"
+startup_seconds="${PASSKEYS_EXTERNAL_STARTUP_SECONDS:-60}"
+# shellcheck source=../../scripts/live-server.sh
+source "$root/scripts/live-server.sh"
 api_key="$("$python" -c 'import secrets; print("pk_external_" + secrets.token_urlsafe(24))')"
-url=""
-for attempt in 1 2 3; do
-    if [ "$attempt" -eq 1 ]; then port="$(free_port 18080)"; else port="$(free_port 0)"; fi
-    candidate="http://localhost:$port"
-    (cd "$workdir" && exec "$binary" serve --host 127.0.0.1 --port "$port" \
-        --database "sqlite:$workdir/passkeys.sqlite" --api-key "$api_key") >"$workdir/server.log" 2>&1 &
-    server_pid=$!
-    deadline=$((SECONDS + startup_seconds))
-    while [ "$SECONDS" -lt "$deadline" ]; do
-        if ! kill -0 "$server_pid" 2>/dev/null; then break; fi
-        if health "$candidate"; then url="$candidate"; break; fi
-        sleep 0.3
-    done
-    [ -n "$url" ] && break
-    if kill -0 "$server_pid" 2>/dev/null; then
-        echo "external tests: the server did not answer $candidate/health within ${startup_seconds} s." >&2
-        server_log_tail
-        exit 1
-    fi
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=""
-    echo "external tests: the server exited before answering on port $port (try $attempt of 3)." >&2
-    server_log_tail 20
-    # Only a port taken between our check and the server's bind is worth another try.
-    grep -qiE "in use|bind" "$workdir/server.log" || exit 1
-    rm -f "$workdir"/passkeys.sqlite*
-done
-if [ -z "$url" ]; then
-    echo "external tests: could not start the server." >&2
-    exit 1
-fi
+start_server 18080
 echo "external tests: passkeys serving $url"
 
 # --- Tests --------------------------------------------------------------------------------------------
