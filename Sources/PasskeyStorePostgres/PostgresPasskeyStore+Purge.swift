@@ -48,43 +48,55 @@ extension PostgresPasskeyStore {
             )
             return (flows.count, abandoned.count)
         }
-        report.webSessions = try await rows(
-            """
-            DELETE FROM web_sessions WHERE id IN (
-                SELECT id FROM web_sessions WHERE expires_at < \(time)
-                ORDER BY expires_at LIMIT \(limit) FOR UPDATE SKIP LOCKED
-            ) RETURNING id
-            """,
-            doing: "purge expired web sessions"
-        ).count
-        report.limitWindows = try await rows(
-            """
-            DELETE FROM limit_windows WHERE key_hash IN (
-                SELECT key_hash FROM limit_windows WHERE window_end < \(time)
-                ORDER BY window_end LIMIT \(limit) FOR UPDATE SKIP LOCKED
-            ) RETURNING key_hash
-            """,
-            doing: "purge ended limit windows"
-        ).count
+        report.webSessions = try await deleteOldest(
+            "web_sessions",
+            key: "id",
+            by: "expires_at",
+            before: time,
+            limit: limit
+        )
+        report.limitWindows = try await deleteOldest(
+            "limit_windows",
+            key: "key_hash",
+            by: "window_end",
+            before: time,
+            limit: limit
+        )
         guard let auditBefore else { return report }
-        report.workflowRuns = try await rows(
-            """
-            DELETE FROM workflow_runs WHERE id IN (
-                SELECT id FROM workflow_runs WHERE expires_at < \(auditBefore)
-                ORDER BY expires_at LIMIT \(limit) FOR UPDATE SKIP LOCKED
-            ) RETURNING id
-            """,
-            doing: "purge old identity-verification runs"
-        ).count
-        report.auditEvents = try await rows(
-            """
-            DELETE FROM audit_events WHERE sequence IN (
-                SELECT sequence FROM audit_events WHERE time < \(auditBefore)
-                ORDER BY time LIMIT \(limit) FOR UPDATE SKIP LOCKED
-            ) RETURNING sequence
-            """,
-            doing: "purge old audit events"
-        ).count
+        report.workflowRuns = try await deleteOldest(
+            "workflow_runs",
+            key: "id",
+            by: "expires_at",
+            before: auditBefore,
+            limit: limit
+        )
+        report.auditEvents = try await deleteOldest(
+            "audit_events",
+            key: "sequence",
+            by: "time",
+            before: auditBefore,
+            limit: limit
+        )
         return report
+    }
+
+    /// Deletes at most `limit` rows of `table` whose `column` is before `time`, oldest first, skipping rows another
+    /// server is purging; returns how many. The names are constants of this file, never input.
+    private func deleteOldest(
+        _ table: StaticString,
+        key: StaticString,
+        by column: StaticString,
+        before time: Date,
+        limit: Int64
+    ) async throws(StoreError) -> Int {
+        try await rows(
+            """
+            DELETE FROM \(unescaped: "\(table)") WHERE \(unescaped: "\(key)") IN (
+                SELECT \(unescaped: "\(key)") FROM \(unescaped: "\(table)") WHERE \(unescaped: "\(column)") < \(time)
+                ORDER BY \(unescaped: "\(column)") LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            ) RETURNING \(unescaped: "\(key)")
+            """,
+            doing: "purge \(table)"
+        ).count
     }
 }

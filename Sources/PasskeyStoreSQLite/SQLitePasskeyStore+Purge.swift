@@ -46,44 +46,56 @@ extension SQLitePasskeyStore {
             )
             return (flows.count, abandoned.count)
         }
-        report.webSessions = try await deleted(
-            """
-            DELETE FROM web_sessions WHERE id IN (
-                SELECT id FROM web_sessions WHERE expires_at < ?1 ORDER BY expires_at LIMIT ?2
-            ) RETURNING id
-            """,
+        report.webSessions = try await deleteOldest(
+            "web_sessions",
+            key: "id",
+            by: "expires_at",
             before: time,
             limit: limit
         )
-        report.limitWindows = try await deleted(
-            """
-            DELETE FROM limit_windows WHERE key_hash IN (
-                SELECT key_hash FROM limit_windows WHERE window_end < ?1 ORDER BY window_end LIMIT ?2
-            ) RETURNING key_hash
-            """,
+        report.limitWindows = try await deleteOldest(
+            "limit_windows",
+            key: "key_hash",
+            by: "window_end",
             before: time,
             limit: limit
         )
         guard let auditBefore else { return report }
-        report.workflowRuns = try await deleted(
-            """
-            DELETE FROM workflow_runs WHERE id IN (
-                SELECT id FROM workflow_runs WHERE expires_at < ?1 ORDER BY expires_at LIMIT ?2
-            ) RETURNING id
-            """,
+        report.workflowRuns = try await deleteOldest(
+            "workflow_runs",
+            key: "id",
+            by: "expires_at",
             before: auditBefore,
             limit: limit
         )
-        report.auditEvents = try await deleted(
-            """
-            DELETE FROM audit_events WHERE sequence IN (
-                SELECT sequence FROM audit_events WHERE time < ?1 ORDER BY time LIMIT ?2
-            ) RETURNING sequence
-            """,
+        report.auditEvents = try await deleteOldest(
+            "audit_events",
+            key: "sequence",
+            by: "time",
             before: auditBefore,
             limit: limit
         )
         return report
+    }
+
+    /// Deletes at most `limit` rows of `table` whose `column` is before `time`, oldest first; returns how many. The
+    /// names are constants of this file, never input.
+    private func deleteOldest(
+        _ table: StaticString,
+        key: StaticString,
+        by column: StaticString,
+        before time: Date,
+        limit: Int
+    ) async throws(StoreError) -> Int {
+        try await deleted(
+            """
+            DELETE FROM \(table) WHERE \(key) IN (
+                SELECT \(key) FROM \(table) WHERE \(column) < ?1 ORDER BY \(column) LIMIT ?2
+            ) RETURNING \(key)
+            """,
+            before: time,
+            limit: limit
+        )
     }
 
     /// Runs one deleting statement that takes the time as `?1` and the limit as `?2`; returns how many rows it deleted.
