@@ -181,6 +181,31 @@ enum Migrations {
                 "CREATE INDEX workflow_runs_expires_at ON workflow_runs (expires_at)",
             ]
         ),
+        Migration(
+            version: 7,
+            description: "cross-platform sessions",
+            statements: [
+                // One handoff per authentication flow, which it goes with. Tokens are SHA-256 hashes; status is the
+                // name of a CrossPlatformSessionRecord.Status case, which the store checks when it reads it.
+                """
+                CREATE TABLE cross_platform_sessions (
+                    id text PRIMARY KEY,
+                    flow_id text NOT NULL CONSTRAINT cross_platform_sessions_flow_key UNIQUE
+                        REFERENCES flows (id) ON DELETE CASCADE,
+                    handoff_token_hash bytea NOT NULL CONSTRAINT cross_platform_sessions_handoff_key UNIQUE,
+                    poll_token_hash bytea NOT NULL,
+                    client_token_hash bytea,
+                    verification_code text NOT NULL,
+                    status text NOT NULL,
+                    code_failures integer NOT NULL,
+                    created_at timestamptz NOT NULL,
+                    updated_at timestamptz NOT NULL,
+                    handoff_expires_at timestamptz NOT NULL,
+                    expires_at timestamptz NOT NULL
+                )
+                """
+            ]
+        ),
     ]
 
     /// The newest schema version this code knows.

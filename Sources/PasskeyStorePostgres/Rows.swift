@@ -26,6 +26,10 @@ enum Columns {
         "id", "purpose", "user_id", "flow_id", "status", "face_match", "vendor_reference", "created_at", "updated_at",
         "expires_at",
     ]
+    static let crossPlatformSession = [
+        "id", "flow_id", "handoff_token_hash", "poll_token_hash", "client_token_hash", "verification_code", "status",
+        "code_failures", "created_at", "updated_at", "handoff_expires_at", "expires_at",
+    ]
 
     /// The columns as a select list, each prefixed with `table.` when given.
     static func list(_ columns: [String], of table: String? = nil) -> String {

@@ -15,7 +15,9 @@ struct Migration: Sendable {
 /// than a microsecond). Byte strings are BLOBs, booleans INTEGER 0 or 1, lists and maps JSON text.
 /// Tables are STRICT, so a column never holds a value of another type.
 enum Migrations {
-    static let all: [Migration] = [initialSchema, limitWindows, webSessions, workflowRuns, purging]
+    static let all: [Migration] = [
+        initialSchema, limitWindows, webSessions, workflowRuns, purging, crossPlatformSessions,
+    ]
 
     static let initialSchema = Migration(
         version: 1,
@@ -179,6 +181,29 @@ enum Migrations {
             -- indexes, oldest first, instead of reading every row of tables that are kept for months.
             CREATE INDEX audit_events_by_time ON audit_events (time);
             CREATE INDEX workflow_runs_by_expiry ON workflow_runs (expires_at);
+            """
+    )
+
+    static let crossPlatformSessions = Migration(
+        version: 6,
+        name: "cross-platform sessions",
+        script: """
+            -- One handoff per authentication flow, which it goes with. Tokens are SHA-256 hashes; status is the name of
+            -- a CrossPlatformSessionRecord.Status case, which the store checks when it reads it.
+            CREATE TABLE cross_platform_sessions (
+                id TEXT PRIMARY KEY NOT NULL,
+                flow_id TEXT NOT NULL UNIQUE REFERENCES flows (id) ON DELETE CASCADE,
+                handoff_token_hash BLOB NOT NULL UNIQUE,
+                poll_token_hash BLOB NOT NULL,
+                client_token_hash BLOB,
+                verification_code TEXT NOT NULL,
+                status TEXT NOT NULL,
+                code_failures INTEGER NOT NULL,
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL,
+                handoff_expires_at REAL NOT NULL,
+                expires_at REAL NOT NULL
+            ) STRICT;
             """
     )
 }

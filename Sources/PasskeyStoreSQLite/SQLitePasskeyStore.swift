@@ -512,7 +512,7 @@ public final class SQLitePasskeyStore: PasskeyStore {
             .first.map(CredentialRows.decode)
     }
 
-    private static func flow(_ session: Session, id: String) async throws -> FlowRecord? {
+    static func flow(_ session: Session, id: String) async throws -> FlowRecord? {
         try await session.rows("SELECT \(FlowRows.columns) FROM flows WHERE id = ?", [Bind.text(id)]).first.map(
             FlowRows.decode
         )

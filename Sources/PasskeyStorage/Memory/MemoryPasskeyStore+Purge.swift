@@ -19,6 +19,7 @@ extension MemoryPasskeyStore {
         .sorted { $0.expiresAt < $1.expiresAt }
         .prefix(limit)
         for flow in deadFlows { flows[flow.id] = nil }
+        dropOrphanedCrossPlatformSessions()
         report.flows = deadFlows.count
 
         let candidates = Set(deadFlows.compactMap(\.userID))

@@ -17,6 +17,8 @@ public actor MemoryPasskeyStore: PasskeyStore {
     var webSessionsByID: [String: WebSessionRecord] = [:]
     /// By id (see `MemoryPasskeyStore+WorkflowRuns.swift`).
     var workflowRunsByID: [String: WorkflowRunRecord] = [:]
+    /// By id (see `MemoryPasskeyStore+CrossPlatformSessions.swift`).
+    var crossPlatformSessionsByID: [String: CrossPlatformSessionRecord] = [:]
 
     public init() {}
 
@@ -36,6 +38,7 @@ public actor MemoryPasskeyStore: PasskeyStore {
         guard users.removeValue(forKey: id) != nil else { return false }
         credentialsByID = credentialsByID.filter { $0.value.userID != id }
         flows = flows.filter { $0.value.userID != id }
+        dropOrphanedCrossPlatformSessions()
         webSessionsByID = webSessionsByID.filter { $0.value.userID != id }
         workflowRunsByID = workflowRunsByID.filter { $0.value.userID != id }
         return true

@@ -67,6 +67,8 @@ public struct FlowStatus: RawRepresentable, Sendable, Hashable, Codable {
     public init(rawValue: String) { self.rawValue = rawValue }
     /// Created by the backend; no options issued yet.
     public static let created = Self(rawValue: "created")
+    /// An authentication session handed over to a phone (a cross-platform session); no options issued yet.
+    public static let handedOff = Self(rawValue: "handed_off")
     /// Options (and a challenge) were issued to the client.
     public static let optionsIssued = Self(rawValue: "options_issued")
     /// The challenge was consumed and the response is being verified.

@@ -1,0 +1,63 @@
+import Foundation
+import PasskeyStorage
+
+extension FailingStore {
+    func createCrossPlatformSession(
+        _ session: CrossPlatformSessionRecord,
+        at time: Date
+    ) async throws(StoreError)
+        -> Bool
+    {
+        try check()
+        return try await base.createCrossPlatformSession(session, at: time)
+    }
+
+    func crossPlatformSession(id: String) async throws(StoreError) -> CrossPlatformSessionRecord? {
+        try check()
+        return await base.crossPlatformSession(id: id)
+    }
+
+    func crossPlatformSession(handoffTokenHash: [UInt8]) async throws(StoreError) -> CrossPlatformSessionRecord? {
+        try check()
+        return await base.crossPlatformSession(handoffTokenHash: handoffTokenHash)
+    }
+
+    func crossPlatformSession(flowID: String) async throws(StoreError) -> CrossPlatformSessionRecord? {
+        try check()
+        return await base.crossPlatformSession(flowID: flowID)
+    }
+
+    func claimCrossPlatformSession(
+        handoffTokenHash: [UInt8],
+        clientTokenHash: [UInt8],
+        at time: Date
+    ) async throws(StoreError) -> CrossPlatformSessionRecord? {
+        try check()
+        return await base.claimCrossPlatformSession(
+            handoffTokenHash: handoffTokenHash,
+            clientTokenHash: clientTokenHash,
+            at: time
+        )
+    }
+
+    func updateCrossPlatformSession(
+        id: String,
+        from: Set<CrossPlatformSessionRecord.Status>,
+        to status: CrossPlatformSessionRecord.Status,
+        at time: Date
+    ) async throws(StoreError) -> CrossPlatformSessionRecord? {
+        try check()
+        return await base.updateCrossPlatformSession(id: id, from: from, to: status, at: time)
+    }
+
+    func countCrossPlatformCodeFailure(
+        id: String,
+        rejectAt: Int,
+        at time: Date
+    ) async throws(StoreError)
+        -> CrossPlatformSessionRecord?
+    {
+        try check()
+        return await base.countCrossPlatformCodeFailure(id: id, rejectAt: rejectAt, at: time)
+    }
+}
