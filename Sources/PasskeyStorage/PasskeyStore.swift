@@ -210,15 +210,15 @@ public protocol PasskeyStore: Sendable {
     // MARK: Cross-platform sessions
 
     /// In one transaction: inserts the session and hands its authentication flow over to it — the flow's status
-    /// becomes `.handedOff` — provided the flow's status is `.created` and it has not expired at `time`. Returns
+    /// becomes `.handedOff` and its payload `flowPayload` — provided the flow's status is `.created` and it has not expired at `time`. Returns
     /// false, changing nothing, when that did not hold (so of racing handoffs of one flow exactly one is created).
     /// Refused with `.duplicate` when the session's id or handoff token hash is known, `.notFound` when there is no
     /// flow `session.flowID`.
     func createCrossPlatformSession(
         _ session: CrossPlatformSessionRecord,
+        flowPayload: [UInt8],
         at time: Date
-    ) async throws(StoreError)
-        -> Bool
+    ) async throws(StoreError) -> Bool
     /// The session with this id, expired or not.
     func crossPlatformSession(id: String) async throws(StoreError) -> CrossPlatformSessionRecord?
     /// The session whose handoff token hashes to `handoffTokenHash`, expired or not.

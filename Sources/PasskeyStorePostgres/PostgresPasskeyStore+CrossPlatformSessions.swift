@@ -5,6 +5,7 @@ import PostgresNIO
 extension PostgresPasskeyStore {
     public func createCrossPlatformSession(
         _ session: CrossPlatformSessionRecord,
+        flowPayload: [UInt8],
         at time: Date
     ) async throws(StoreError) -> Bool {
         // One statement: the flow is handed over only while it is `created`, and the session inserted only for a flow
@@ -13,7 +14,8 @@ extension PostgresPasskeyStore {
         let created = try await rows(
             """
             WITH handed AS (
-                UPDATE flows SET status = \(FlowStatus.handedOff.rawValue), updated_at = \(time)
+                UPDATE flows
+                SET status = \(FlowStatus.handedOff.rawValue), payload = \(flowPayload.bytea), updated_at = \(time)
                 WHERE id = \(session.flowID) AND status = \(FlowStatus.created.rawValue) AND expires_at > \(time)
                 RETURNING id
             )

@@ -5,6 +5,7 @@ import SQLiteNIO
 extension SQLitePasskeyStore {
     public func createCrossPlatformSession(
         _ record: CrossPlatformSessionRecord,
+        flowPayload: [UInt8],
         at time: Date
     ) async throws(StoreError) -> Bool {
         try await lease.withTransaction { session in
@@ -19,8 +20,11 @@ extension SQLitePasskeyStore {
                 CrossPlatformSessionRows.binds(record)
             )
             try await session.execute(
-                "UPDATE flows SET status = ?, updated_at = ? WHERE id = ?",
-                [Bind.text(FlowStatus.handedOff.rawValue), Bind.date(time), Bind.text(flow.id)]
+                "UPDATE flows SET status = ?, payload = ?, updated_at = ? WHERE id = ?",
+                [
+                    Bind.text(FlowStatus.handedOff.rawValue), Bind.bytes(flowPayload), Bind.date(time),
+                    Bind.text(flow.id),
+                ]
             )
             return true
         }

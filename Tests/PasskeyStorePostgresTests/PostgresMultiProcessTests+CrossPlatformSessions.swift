@@ -45,7 +45,11 @@ extension PostgresMultiProcessTests {
         try await withTwoStores("xps_create") { stores in
             let flow = try await Self.authenticationFlow(in: stores[0])
             let created = try await Self.winners(across: stores) { store in
-                try await store.createCrossPlatformSession(Self.handoff(of: flow), at: Self.now + 1)
+                try await store.createCrossPlatformSession(
+                    Self.handoff(of: flow),
+                    flowPayload: Array("{}".utf8),
+                    at: Self.now + 1
+                )
             }
             #expect(created == 1)
             #expect(try await stores[1].flow(id: flow.id)?.status == .handedOff)
@@ -57,7 +61,9 @@ extension PostgresMultiProcessTests {
         try await withTwoStores("xps_claim") { stores in
             let flow = try await Self.authenticationFlow(in: stores[0])
             let handoff = Self.handoff(of: flow)
-            #expect(try await stores[0].createCrossPlatformSession(handoff, at: Self.now))
+            #expect(
+                try await stores[0].createCrossPlatformSession(handoff, flowPayload: Array("{}".utf8), at: Self.now)
+            )
             let winners = try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
                 for index in 0..<50 {
                     let store = stores[index % stores.count]
@@ -85,7 +91,9 @@ extension PostgresMultiProcessTests {
         try await withTwoStores("xps_code") { stores in
             let flow = try await Self.authenticationFlow(in: stores[0])
             let handoff = Self.handoff(of: flow)
-            #expect(try await stores[0].createCrossPlatformSession(handoff, at: Self.now))
+            #expect(
+                try await stores[0].createCrossPlatformSession(handoff, flowPayload: Array("{}".utf8), at: Self.now)
+            )
             _ = try await stores[1].claimCrossPlatformSession(
                 handoffTokenHash: handoff.handoffTokenHash,
                 clientTokenHash: Self.bytes(),

@@ -104,7 +104,7 @@ extension ServerConfiguration {
         let lifetimes = [
             ("challenge", expiries.challenge), ("registrationAttempt", expiries.registrationAttempt),
             ("authenticationSession", expiries.authenticationSession), ("resultToken", expiries.resultToken),
-            ("reservation", expiries.reservation),
+            ("reservation", expiries.reservation), ("handoff", expiries.handoff),
         ]
         for (name, seconds) in lifetimes where !(5...86_400).contains(seconds) {
             throw ConfigurationError(field: "expiries.\(name)", "must be 5 to 86400 seconds")
@@ -152,6 +152,7 @@ extension ServerConfiguration {
             )
         }
         try validateIdentityVerification()
+        try validateCrossDevice()
     }
 
     static func validateOrigin(
@@ -186,5 +187,24 @@ extension ServerConfiguration {
         guard parts.count == 32 else { return nil }
         let bytes = parts.compactMap { $0.count == 2 ? UInt8($0, radix: 16) : nil }
         return bytes.count == 32 ? bytes : nil
+    }
+}
+
+extension ServerConfiguration {
+    /// `crossDevice`: the link a handoff opens is absolute, has no fragment (the token goes there), and is short
+    /// enough for a QR code of version 10 with the token.
+    func validateCrossDevice() throws(ConfigurationError) {
+        guard (1...10).contains(crossDevice.codeAttempts) else {
+            throw ConfigurationError(field: "crossDevice.codeAttempts", "must be 1 to 10")
+        }
+        guard let linkBase = crossDevice.linkBase else { return }
+        guard let components = URLComponents(string: linkBase), let scheme = components.scheme, !scheme.isEmpty,
+            components.fragment == nil, linkBase.utf8.count <= 120, !linkBase.contains(" ")
+        else {
+            throw ConfigurationError(
+                field: "crossDevice.linkBase",
+                "must be an absolute link without a fragment, at most 120 bytes, such as https://example.com/approve or myapp://approve"
+            )
+        }
     }
 }

@@ -25,6 +25,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var retention: Retention
     public var web: Web
     public var identityVerification: IdentityVerification
+    public var crossDevice: CrossDevice
 
     public struct AppleApp: Sendable, Codable, Equatable {
         public var teamId: String
@@ -119,6 +120,8 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         public var resultToken: Int = 60
         /// How long a credential registered with explicit finalize stays reserved.
         public var reservation: Int = 600
+        /// How long a handoff to a phone (cross-device approval) may be claimed.
+        public var handoff: Int = 120
         public init() {}
     }
 
@@ -180,6 +183,16 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         public init() {}
     }
 
+    /// Cross-device approval: a session started in one browser, approved on the phone that holds the passkey.
+    public struct CrossDevice: Sendable, Codable, Equatable {
+        /// The link a handoff's QR code and deep link open, followed by `#` and the handoff token: a page or a
+        /// universal/app link of yours. Without it, the server's own approval page, `<first web origin>/approve`.
+        public var linkBase: String?
+        /// Wrong verification codes after which a handoff is rejected.
+        public var codeAttempts = 3
+        public init() {}
+    }
+
     /// A working local instance: rpId `localhost`, origin `http://localhost:<port>`, SQLite in the current folder.
     public init(port: Int = 8080) {
         rpId = "localhost"
@@ -198,6 +211,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         retention = Retention()
         web = Web()
         identityVerification = IdentityVerification()
+        crossDevice = CrossDevice()
     }
 }
 
@@ -241,7 +255,7 @@ extension ServerConfiguration {
     /// Members that may appear although the defaults leave them out, and the members of those that are objects.
     private static let optionalMembers: Set<String> = [
         "policy.authenticatorAttachment", "web.sessionSecret", "policy.metadata",
-        "identityVerification.autoDecision", "identityVerification.webhook",
+        "identityVerification.autoDecision", "identityVerification.webhook", "crossDevice.linkBase",
     ]
     private static let optionalObjectMembers: [String: Set<String>] = [
         "policy.metadata": ["blob", "rootCertificates", "requireEntry", "allowStale"],

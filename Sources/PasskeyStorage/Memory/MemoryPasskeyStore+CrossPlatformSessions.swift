@@ -3,10 +3,9 @@ public import Foundation
 extension MemoryPasskeyStore {
     public func createCrossPlatformSession(
         _ session: CrossPlatformSessionRecord,
+        flowPayload: [UInt8],
         at time: Date
-    ) throws(StoreError)
-        -> Bool
-    {
+    ) throws(StoreError) -> Bool {
         guard
             crossPlatformSessionsByID[session.id] == nil,
             !crossPlatformSessionsByID.values.contains(where: { $0.handoffTokenHash == session.handoffTokenHash })
@@ -17,7 +16,7 @@ extension MemoryPasskeyStore {
             throw StoreError(.notFound, "No flow \(session.flowID) to hand over.")
         }
         guard flow.status == .created, flow.expiresAt > time else { return false }
-        flows[flow.id] = FlowUpdate(status: .handedOff).applied(to: flow, at: time)
+        flows[flow.id] = FlowUpdate(status: .handedOff, payload: flowPayload).applied(to: flow, at: time)
         crossPlatformSessionsByID[session.id] = session
         return true
     }

@@ -2,6 +2,9 @@ import Foundation
 import PasskeyStorage
 
 extension Fixture {
+    /// What a handed-off flow's payload becomes.
+    static let handedOffPayload = Array(#"{"handedOff":true}"#.utf8)
+
     /// A pending handoff of `flowID`, claimable for 120 s.
     static func crossPlatformSession(flowID: String) -> CrossPlatformSessionRecord {
         CrossPlatformSessionRecord(
@@ -23,7 +26,10 @@ extension Fixture {
         let flow = flow(userID: user.id, kind: .authentication)
         try await store.createFlow(flow)
         let session = crossPlatformSession(flowID: flow.id)
-        try require(try await store.createCrossPlatformSession(session, at: now), "a created flow must be handed off")
+        try require(
+            try await store.createCrossPlatformSession(session, flowPayload: Fixture.handedOffPayload, at: now),
+            "a created flow must be handed off"
+        )
         return (flow, session)
     }
 }
@@ -41,6 +47,7 @@ extension StoreConformance {
             let handed = try await store.flow(id: flow.id)
             try require(handed?.status == .handedOff, "the flow must be handed off: \(String(describing: handed))")
             try require(handed?.updatedAt == Fixture.now, "the flow's updatedAt must be the handoff's time")
+            try require(handed?.payload == Fixture.handedOffPayload, "the flow must take the handoff's payload")
             try require(
                 try await store.crossPlatformSession(handoffTokenHash: Fixture.bytes()) == nil,
                 "an unknown token must find nothing"
@@ -51,7 +58,11 @@ extension StoreConformance {
             let (flow, first) = try await Fixture.handoff(in: store)
             let second = Fixture.crossPlatformSession(flowID: flow.id)
             try require(
-                try await store.createCrossPlatformSession(second, at: Fixture.now) == false,
+                try await store.createCrossPlatformSession(
+                    second,
+                    flowPayload: Fixture.handedOffPayload,
+                    at: Fixture.now
+                ) == false,
                 "a second handoff of the flow must be refused"
             )
             try require(try await store.crossPlatformSession(id: second.id) == nil, "a refused handoff is not stored")
@@ -62,7 +73,8 @@ extension StoreConformance {
             try await store.createFlow(started)
             let late = Fixture.crossPlatformSession(flowID: started.id)
             try require(
-                try await store.createCrossPlatformSession(late, at: Fixture.now) == false,
+                try await store.createCrossPlatformSession(late, flowPayload: Fixture.handedOffPayload, at: Fixture.now)
+                    == false,
                 "a flow whose options were issued must not be handed off"
             )
             try require(try await store.flow(id: started.id)?.status == .optionsIssued, "that flow is unchanged")
@@ -71,6 +83,7 @@ extension StoreConformance {
             try require(
                 try await store.createCrossPlatformSession(
                     Fixture.crossPlatformSession(flowID: expired.id),
+                    flowPayload: Fixture.handedOffPayload,
                     at: Fixture.now
                 ) == false,
                 "an expired flow must not be handed off"
@@ -78,6 +91,7 @@ extension StoreConformance {
             try await requireStoreError(.notFound) {
                 _ = try await store.createCrossPlatformSession(
                     Fixture.crossPlatformSession(flowID: Fixture.id("flow")),
+                    flowPayload: Fixture.handedOffPayload,
                     at: Fixture.now
                 )
             }
@@ -86,11 +100,15 @@ extension StoreConformance {
             var sameToken = Fixture.crossPlatformSession(flowID: fresh.id)
             sameToken.handoffTokenHash = first.handoffTokenHash
             try await requireStoreError(.duplicate) {
-                _ = try await store.createCrossPlatformSession(sameToken, at: Fixture.now)
+                _ = try await store.createCrossPlatformSession(
+                    sameToken,
+                    flowPayload: Fixture.handedOffPayload,
+                    at: Fixture.now
+                )
             }
             try require(
-                try await store.flow(id: fresh.id)?.status == .created,
-                "a refused handoff must leave its flow created"
+                try await store.flow(id: fresh.id) == fresh,
+                "a refused handoff must leave its flow as it was"
             )
         },
         StoreConformanceCheck("a claim wins once, before the handoff expires, and gives the flow its token") { store in

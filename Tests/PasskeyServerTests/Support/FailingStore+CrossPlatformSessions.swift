@@ -4,12 +4,11 @@ import PasskeyStorage
 extension FailingStore {
     func createCrossPlatformSession(
         _ session: CrossPlatformSessionRecord,
+        flowPayload: [UInt8],
         at time: Date
-    ) async throws(StoreError)
-        -> Bool
-    {
+    ) async throws(StoreError) -> Bool {
         try check()
-        return try await base.createCrossPlatformSession(session, at: time)
+        return try await base.createCrossPlatformSession(session, flowPayload: flowPayload, at: time)
     }
 
     func crossPlatformSession(id: String) async throws(StoreError) -> CrossPlatformSessionRecord? {
