@@ -56,6 +56,7 @@ let package = Package(
             dependencies: [
                 "WebAuthn",
                 "PasskeyStorage",
+                "QRCode",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -24,14 +24,19 @@ enum JSONBody {
         }
     }
 
-    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+    /// The value as the API's JSON: keys sorted, dates in ISO 8601.
+    static func encode(_ value: some Encodable) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(value))
+    }
+
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
         // Our response types hold only strings, numbers, booleans, dates and arrays of them; should one fail to
         // encode all the same (a non-finite number), the caller gets a 500 and the log the reason, not a crash.
         do {
-            return raw(Array(try encoder.encode(value)), status: status, contentType: "application/json")
+            return raw(try encode(value), status: status, contentType: "application/json")
         } catch {
             Logger(label: "passkeys").error(
                 "response cannot be encoded",

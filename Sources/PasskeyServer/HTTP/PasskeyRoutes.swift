@@ -66,6 +66,12 @@ public enum PasskeyRoutes {
                     )
                 )
             },
+            Route(.post, "/v1/authentications/{biometricPasskeySessionId}/handoff", .backend) { _, _, call in
+                JSONBody.response(
+                    try await s.createHandoff(flowID: try call.parameter("biometricPasskeySessionId"), by: call.caller),
+                    status: .created
+                )
+            },
             Route(.get, "/v1/users", .backend) { request, _, _ in
                 let query = request.uri.queryParameters
                 return JSONBody.response(
@@ -195,6 +201,62 @@ public enum PasskeyRoutes {
                         request: try await call.body(CompleteAuthenticationRequest.self, request),
                         by: call.caller
                     )
+                )
+            },
+        ] + crossDevice(s)
+    }
+
+    /// Cross-device approval (DESIGN §3 flow 4): the phone's calls, and the first device's status.
+    static func crossDevice(_ s: PasskeyService) -> [Route] {
+        [
+            // The phone has no token yet: the handoff token in the body is its credential.
+            Route(.post, "/v1/client/cross-platform/resume", .open) { request, _, call in
+                JSONBody.response(
+                    try await s.resumeHandoff(try await call.body(ResumeHandoffRequest.self, request), by: call.caller)
+                )
+            },
+            Route(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/confirm", .client) { request, _, call in
+                let id = try call.parameter("crossPlatformSessionId")
+                return JSONBody.response(
+                    try await s.confirmHandoff(
+                        id: id,
+                        clientToken: call.bearerToken,
+                        request: try await call.body(ConfirmHandoffRequest.self, request),
+                        by: call.caller
+                    )
+                )
+            },
+            Route(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/reject", .client) { _, _, call in
+                JSONBody.response(
+                    try await s.rejectHandoff(
+                        id: try call.parameter("crossPlatformSessionId"),
+                        clientToken: call.bearerToken,
+                        by: call.caller
+                    )
+                )
+            },
+            Route(.get, "/v1/client/cross-platform/{crossPlatformSessionId}/status", .client) { _, _, call in
+                JSONBody.response(
+                    try await s.handoffStatus(
+                        id: try call.parameter("crossPlatformSessionId"),
+                        pollToken: call.bearerToken
+                    )
+                )
+            },
+            Route(.get, "/v1/client/cross-platform/{crossPlatformSessionId}/events", .client) { _, _, call in
+                try await s.handoffEvents(id: try call.parameter("crossPlatformSessionId"), pollToken: call.bearerToken)
+            },
+            Route(.post, "/biometric-passkey/mobile/cross-platform/{crossPlatformSessionId}/idv/start", .client) {
+                _,
+                _,
+                call in
+                JSONBody.response(
+                    try await s.startHandoffIdentityVerification(
+                        id: try call.parameter("crossPlatformSessionId"),
+                        clientToken: call.bearerToken,
+                        by: call.caller
+                    ),
+                    status: .created
                 )
             },
         ]

@@ -32,6 +32,16 @@ struct FailureLimit: Sendable {
         )
     }
 
+    /// Failed claims of handoff tokens from one client address (unknown, expired or claimed already), within the
+    /// failure window: as many as failed sign-ins (`limits.failedAssertionsPerIP`).
+    static func handoffResumes(clientIP: String?, _ limits: ServerConfiguration.Limits) -> Self {
+        Self(
+            key: "handoff-resume:ip:" + (clientIP ?? "unknown"),
+            limit: limits.failedAssertionsPerIP,
+            window: TimeInterval(limits.failureWindowSeconds)
+        )
+    }
+
     /// Wrong API keys at the operator console's sign-in from one client address.
     static func consoleSignIns(clientIP: String?, limit: Int, window: TimeInterval) -> Self {
         Self(key: "console-sign-in:ip:" + (clientIP ?? "unknown"), limit: limit, window: window)

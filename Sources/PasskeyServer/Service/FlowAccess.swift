@@ -42,7 +42,7 @@ extension PasskeyService {
                 throw .registrationAttemptConflict("This registration attempt is already complete.")
             }
             // A flow that has not expired was refused for its status: its challenge was issued already.
-            throw statuses == [.created] && flow.expiresAt > time
+            throw !statuses.contains(.optionsIssued) && flow.expiresAt > time
                 ? .challengeRefreshForbidden : .invalidOrExpiredSession
         }
         return challenge

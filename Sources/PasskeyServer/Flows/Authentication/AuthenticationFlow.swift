@@ -75,6 +75,7 @@ extension PasskeyService {
     ) async throws(APIError) -> PublicKeyOptionsResponse<PublicKeyCredentialRequestOptionsJSON> {
         let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: .authentication)
         var state = try decodePayload(AuthenticationState.self, from: flow)
+        if let handoff = state.crossPlatformSessionId { _ = try await requireConfirmedHandoff(handoff) }
         if state.identityVerification == true {
             _ = try await approvedWorkflowRun(flowID: flow.id, notStarted: .workflowNotStarted)
         }
@@ -89,10 +90,12 @@ extension PasskeyService {
                 }
             guard !allowed.isEmpty else { throw APIError.noActiveCredentials }
         }
-        var refresh: Set<FlowStatus> = [.created, .optionsIssued, .failed]
+        // A handed-off session's first options are the phone's.
+        let first: FlowStatus = state.crossPlatformSessionId == nil ? .created : .handedOff
+        var refresh: Set<FlowStatus> = [first, .optionsIssued, .failed]
         if state.mode == .stepUp {
             // A step-up signs one challenge, and its allow-list is fixed with it.
-            refresh = [.created]
+            refresh = [first]
             state.allowedCredentialIDs = allowed.map(\.id.base64URL)
         }
         let random = Secrets.randomBytes(32)
@@ -123,6 +126,8 @@ extension PasskeyService {
         by caller: Caller
     ) async throws(APIError) -> CompleteAuthenticationResponse {
         let state = try decodePayload(AuthenticationState.self, from: flow)
+        var handoff: CrossPlatformSessionRecord?
+        if let id = state.crossPlatformSessionId { handoff = try await requireConfirmedHandoff(id) }
         let run =
             state.identityVerification == true
             ? try await approvedWorkflowRun(flowID: flow.id, notStarted: .workflowNotStarted) : nil
@@ -222,7 +227,8 @@ extension PasskeyService {
                     AuthenticationResult.IdentityVerificationOutcome(workflowRunId: $0.id, decision: $0.status.rawValue)
                 }
             )
-            let token = Secrets.token(prefix: "pkr_")
+            // A handed-off session is redeemed by the device that handed it off, with its poll token.
+            let token = handoff == nil ? Secrets.token(prefix: "pkr_") : nil
             let expiresAt = expiry(configuration.expiries.resultToken)
             var completed = state
             completed.result = result
@@ -233,7 +239,7 @@ extension PasskeyService {
                     at: time,
                     update: FlowUpdate(
                         status: .completed,
-                        resultTokenHash: Secrets.hash(token),
+                        resultTokenHash: handoff?.pollTokenHash ?? Secrets.hash(token ?? ""),
                         resultExpiresAt: expiresAt,
                         payload: try Self.encodePayload(completed)
                     )
@@ -302,8 +308,13 @@ extension PasskeyService {
                 "The user has not completed this sign-in (status \(current.status.rawValue))."
             )
         }
-        guard let result = try decodePayload(AuthenticationState.self, from: flow).result else {
-            throw APIError.unexpected
+        let state = try decodePayload(AuthenticationState.self, from: flow)
+        guard let result = state.result else { throw APIError.unexpected }
+        if let handoff = state.crossPlatformSessionId,
+            try await storage({ try await store.crossPlatformSession(id: handoff) })?.status == .rejected
+        {
+            // Rejected on the phone while it was completing: the approval does not count.
+            throw APIError.handoffRejected
         }
         await audit("authentication.redeemed", by: caller, userID: result.userId, subject: flow.id)
         return result

@@ -55,7 +55,9 @@ struct CompleteAuthenticationRequest: Decodable, Sendable {
 }
 
 struct CompleteAuthenticationResponse: Encodable, Sendable {
-    let resultToken: String
+    /// Absent when the session was handed off to this device: the device that handed it off redeems it, with the
+    /// handoff's poll token.
+    let resultToken: String?
     let expiresAt: Date
 }
 
@@ -72,6 +74,8 @@ struct AuthenticationState: Codable, Sendable {
     var identityVerification: Bool?
     /// A step-up's allow-list, as its options gave it out (base64url ids).
     var allowedCredentialIDs: [String]?
+    /// The handoff that took the session over to a phone (DESIGN §3 flow 4), if one did.
+    var crossPlatformSessionId: String?
     var result: AuthenticationResult?
 }
 

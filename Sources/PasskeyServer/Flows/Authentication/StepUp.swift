@@ -55,6 +55,11 @@ extension PasskeyService {
     ) async throws(APIError) -> WorkflowRunStart {
         let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: .authentication)
         let state = try decodePayload(AuthenticationState.self, from: flow)
+        guard state.crossPlatformSessionId == nil else {
+            throw APIError.invalidRequest(
+                "This session was handed off to a phone, which verifies identity through POST /biometric-passkey/mobile/cross-platform/{crossPlatformSessionId}/idv/start."
+            )
+        }
         guard state.mode == .stepUp, state.identityVerification == true, let userID = flow.userID else {
             throw APIError.invalidRequest("This sign-in session does not ask for identity verification.")
         }

@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+import ServiceLifecycle
+
+/// `GET /v1/client/cross-platform/{id}/events`: a handoff's status as server-sent events — one `status` event now and
+/// one for each change, ending after a final status (`approved`, `rejected`, `expired`), with a comment line as a
+/// heartbeat every 15 seconds. The status lives in the store, so a change made by another server process is seen:
+/// the store is read every half second.
+extension PasskeyService {
+    static let handoffPollInterval = Duration.milliseconds(500)
+    static let handoffHeartbeat = Duration.seconds(15)
+
+    func handoffEvents(id: String, pollToken: String?) async throws(APIError) -> Response {
+        let first = try await handoffStatus(id: id, pollToken: pollToken)
+        let body = ResponseBody { writer in
+            var status = first
+            var quiet = Duration.zero
+            try await writer.write(Self.event(status))
+            // A server shutting down ends the stream; the page falls back to polling, or reconnects.
+            while !status.isFinal, !Task.isShuttingDownGracefully {
+                try await Task.sleep(for: Self.handoffPollInterval)
+                quiet += Self.handoffPollInterval
+                let next = try await self.handoffStatus(id: id, pollToken: pollToken)
+                if next != status {
+                    status = next
+                    quiet = .zero
+                    try await writer.write(Self.event(status))
+                } else if quiet >= Self.handoffHeartbeat {
+                    quiet = .zero
+                    try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                }
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"],
+            body: body
+        )
+    }
+
+    private static func event(_ status: HandoffStatusResponse) -> ByteBuffer {
+        let data = (try? JSONBody.encode(status)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return ByteBuffer(string: "event: status\ndata: \(data)\n\n")
+    }
+}
