@@ -134,6 +134,13 @@ struct RobustnessTests {
             "/v1/authentications",
             json: #"{"userId": "alice", "mode": "stepUp", "identityVerification": "required"}"#
         ).decode(AuthenticationSession.self)
+        let (handedOff, _) = try await api.signInSession(userID: nil)
+        let toHandOff = try await api.backend(.post, "/v1/authentications", json: "{}").decode(
+            AuthenticationSession.self
+        )
+        let handoff = try await api.handoff(toHandOff).decode(Handoff.self)
+        let resumed = try await api.resume(handoff.handoffToken).decode(ResumedHandoff.self)
+        let crossPlatform = "/v1/client/cross-platform/\(resumed.crossPlatformSessionId)"
         return [
             (.post, "/v1/registrations", key, true),
             (.post, "/v1/registrations/\(registrationID)/finalize", key, false),
@@ -151,6 +158,14 @@ struct RobustnessTests {
             (
                 .post, "/biometric-passkey/mobile/step-up/\(stepUp.biometricPasskeySessionId)/idv/start",
                 stepUp.clientToken, false
+            ),
+            (.post, "/v1/authentications/\(handedOff.biometricPasskeySessionId)/handoff", key, false),
+            (.post, "/v1/client/cross-platform/resume", "", true),
+            (.post, "\(crossPlatform)/confirm", resumed.clientToken, true),
+            (.post, "\(crossPlatform)/reject", resumed.clientToken, false),
+            (
+                .post, "/biometric-passkey/mobile/cross-platform/\(resumed.crossPlatformSessionId)/idv/start",
+                resumed.clientToken, false
             ),
         ]
     }

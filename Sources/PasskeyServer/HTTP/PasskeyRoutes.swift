@@ -216,11 +216,14 @@ public enum PasskeyRoutes {
                 )
             },
             Route(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/confirm", .client) { request, _, call in
-                let id = try call.parameter("crossPlatformSessionId")
+                // The token is checked before the body is read, so a caller without one learns nothing from validation.
+                let handoff = try await s.authorizeHandoffClient(
+                    id: try call.parameter("crossPlatformSessionId"),
+                    token: call.bearerToken
+                )
                 return JSONBody.response(
                     try await s.confirmHandoff(
-                        id: id,
-                        clientToken: call.bearerToken,
+                        handoff,
                         request: try await call.body(ConfirmHandoffRequest.self, request),
                         by: call.caller
                     )

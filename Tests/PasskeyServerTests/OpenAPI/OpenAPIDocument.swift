@@ -9,6 +9,8 @@ struct OpenAPIDocument: Sendable {
         case open
         case apiKey
         case clientToken
+        /// A handoff's poll token: the first device's own client token for its status.
+        case pollToken
     }
 
     struct Operation: Sendable {
@@ -63,14 +65,15 @@ struct OpenAPIDocument: Sendable {
         }
     }
 
-    /// `security: []` is open; otherwise exactly one requirement, `apiKey` or `clientToken`. Nil when not given.
+    /// `security: []` is open; otherwise exactly one requirement, `apiKey`, `clientToken` or `pollToken`. Nil when not
+    /// given.
     private static func security(of operation: Node) throws -> Security? {
         guard let requirements = operation["security"]?.sequence else { return nil }
         guard let requirement = requirements.first else { return .open }
         guard requirements.count == 1, let names = requirement.mapping?.keys.compactMap(\.string), names.count == 1,
             let security = Security(rawValue: names[0]), security != .open
         else {
-            throw ReadError(description: "an operation's security is not one of [], apiKey and clientToken")
+            throw ReadError(description: "an operation's security is not one of [], apiKey, clientToken and pollToken")
         }
         return security
     }

@@ -54,15 +54,15 @@ extension PasskeyService {
         )
     }
 
-    /// `POST /v1/client/cross-platform/{id}/confirm`: the person typed (or picked) the number the first device shows.
+    /// `POST /v1/client/cross-platform/{id}/confirm`, for the handoff ``authorizeHandoffClient(id:token:)`` returned: the
+    /// person typed (or picked) the number the first device shows.
     /// The configured number of wrong numbers (`crossDevice.codeAttempts`, 3) rejects the handoff.
     func confirmHandoff(
-        id: String,
-        clientToken: String?,
+        _ session: CrossPlatformSessionRecord,
         request: ConfirmHandoffRequest,
         by caller: Caller
     ) async throws(APIError) -> HandoffStatusResponse {
-        let session = try await authorizeHandoffClient(id: id, token: clientToken)
+        let id = session.id
         let code = request.verificationCode
         guard code.utf8.count == 2, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw APIError.invalidRequest("verificationCode must be the two digits shown on the other device.")
@@ -160,8 +160,7 @@ extension PasskeyService {
     }
 
     /// The handoff the phone's client token (from the claim) may drive; 401 for anything else, alike.
-    private func authorizeHandoffClient(id: String, token: String?) async throws(APIError) -> CrossPlatformSessionRecord
-    {
+    func authorizeHandoffClient(id: String, token: String?) async throws(APIError) -> CrossPlatformSessionRecord {
         guard let token, let session = try await storage({ try await store.crossPlatformSession(id: id) }),
             let expected = session.clientTokenHash, Secrets.constantTimeEqual(expected, Secrets.hash(token))
         else { throw APIError.unauthenticated }
