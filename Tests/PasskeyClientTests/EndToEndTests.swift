@@ -299,28 +299,6 @@ struct EndToEndTests {
         }
     }
 
-    @Test("cross-platform inputs fail with FEATURE_NOT_AVAILABLE")
-    func unavailableModes() async throws {
-        let client = try PasskeyClient(
-            configuration: PasskeyClientConfiguration(
-                rpDomain: "localhost",
-                serverBaseURL: URL(string: "http://localhost:9")!,
-                storage: "tests"
-            ),
-            authenticator: ScriptableAuthenticator()
-        )
-        let crossPlatform = await passkeyError {
-            _ = try await client.authenticate(
-                AuthenticationInput(
-                    sessionId: "auth_1",
-                    clientToken: "t",
-                    mode: .crossPlatform(.init(handoffToken: "h", verificationCode: "42"))
-                )
-            )
-        }
-        #expect(crossPlatform?.code == .featureNotAvailable)
-    }
-
     static func enroll(_ client: PasskeyClient, _ server: LiveServer.Context, userId: String) async throws {
         let attempt = try await server.backend.createRegistration(userId: userId, userName: userId)
         _ = try await client.enroll(

@@ -14,7 +14,7 @@ struct FakeClientTests {
                 let result = try await client.authenticate(
                     AuthenticationInput(sessionId: sessionId, clientToken: clientToken)
                 )
-                return "token \(result.resultToken)"
+                return "token \(result.resultToken ?? "none")"
             } catch {
                 return error.code == .userCancelled ? "" : error.code.rawValue
             }

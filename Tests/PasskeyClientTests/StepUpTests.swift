@@ -239,20 +239,4 @@ struct StepUpTests {
         #expect(await confirmations.shown.isEmpty)
         #expect(await authenticator.assertionRequests.count == 1)
     }
-
-    @Test("cross-platform approval is still FEATURE_NOT_AVAILABLE")
-    func crossPlatform() async throws {
-        let server = ScriptedServer()
-        let error = await passkeyError {
-            _ = try await Self.client(server, ScriptableAuthenticator()).authenticate(
-                AuthenticationInput(
-                    sessionId: "auth_1",
-                    clientToken: "t",
-                    mode: .crossPlatform(.init(handoffToken: "h", verificationCode: "42"))
-                )
-            )
-        }
-        #expect(error?.code == .featureNotAvailable)
-        #expect(await server.calls.isEmpty)
-    }
 }

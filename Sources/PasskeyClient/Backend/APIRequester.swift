@@ -14,7 +14,7 @@ struct APIRequester: Sendable {
     func send<Response: Decodable>(
         _ method: String,
         _ path: [String],
-        token: String,
+        token: String?,
         body: (some Encodable)?,
         as: Response.Type
     ) async throws(PasskeyError) -> Response {
@@ -26,10 +26,11 @@ struct APIRequester: Sendable {
     func sendRaw(
         _ method: String,
         _ path: [String],
-        token: String,
+        token: String?,
         body: (some Encodable)?
     ) async throws(PasskeyError) -> [UInt8] {
-        var headers = ["Accept": "application/json", "Authorization": "Bearer \(token)"]
+        var headers = ["Accept": "application/json"]
+        if let token { headers["Authorization"] = "Bearer \(token)" }
         var encoded: [UInt8]?
         if let body {
             let encoder = JSONEncoder()

@@ -90,13 +90,20 @@ public struct PasskeyBackendAPI: Sendable {
         )
     }
 
-    /// `POST /v1/authentications/{id}/redeem`: who signed in (once per result token).
+    /// `POST /v1/authentications/{id}/redeem`: who signed in (once per result token). For a session handed off to
+    /// a phone, the result token is the handoff's poll token (the phone's result has none: `INVALID_INPUT`).
     public func redeemAuthentication(
         sessionId: String,
-        resultToken: String
+        resultToken: String?
     ) async throws(PasskeyError) -> RedeemedAuthentication {
         struct Body: Encodable, Sendable {
             let resultToken: String
+        }
+        guard let resultToken else {
+            throw PasskeyError(
+                .invalidInput,
+                "This sign-in has no result token: it was approved for another device, which redeems it with the handoff's poll token."
+            )
         }
         return try await requester.send(
             "POST",

@@ -107,8 +107,9 @@ public struct RegisteredCredential: Sendable, Hashable, Codable {
     public var attestationFormat: String?
 }
 
-/// What completing a sign-in returns: the token the integrator's backend redeems once.
+/// What completing a sign-in returns: the token the integrator's backend redeems once — none when the session was
+/// handed off to this device (the device that handed it off redeems it).
 public struct AuthenticationCompletion: Sendable, Hashable, Codable {
-    public var resultToken: String
+    public var resultToken: String?
     public var expiresAt: Date
 }

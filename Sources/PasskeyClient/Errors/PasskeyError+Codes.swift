@@ -86,6 +86,18 @@ extension PasskeyError.Code {
     public static let workflowRunReuseForbidden: Self = "WORKFLOW_RUN_REUSE_FORBIDDEN"
     /// The step-up session's identity verification was already started; create a new session to start again.
     public static let identityVerificationAlreadyStarted: Self = "IDV_ALREADY_STARTED"
+    /// No handoff has this token: scan the QR code again.
+    public static let handoffTokenInvalid: Self = "HANDOFF_TOKEN_INVALID"
+    /// Another device claimed the handoff first.
+    public static let handoffAlreadyClaimed: Self = "HANDOFF_ALREADY_CLAIMED"
+    /// The handoff (or its session) has expired; the other device must start again.
+    public static let handoffExpired: Self = "HANDOFF_EXPIRED"
+    /// Not the number the other device shows; the message says how many tries are left.
+    public static let handoffCodeMismatch: Self = "HANDOFF_CODE_MISMATCH"
+    /// The number has not been confirmed yet.
+    public static let handoffNotConfirmed: Self = "HANDOFF_NOT_CONFIRMED"
+    /// The handoff was rejected (by the person, or after wrong numbers).
+    public static let handoffRejected: Self = "HANDOFF_REJECTED"
 
     // MARK: The software authenticator's key store
     /// The key store file is damaged or was modified (it fails authentication with the right key).

@@ -12,8 +12,11 @@ public struct AuthenticationInput: Sendable, Hashable {
         /// session binds a transaction — the user's confirmation of its text, checked against the challenge
         /// (DESIGN §3.3).
         case stepUp(StepUp)
-        /// Approving a browser session on this device (DESIGN §3.4). Not available in this version: fails with
-        /// `FEATURE_NOT_AVAILABLE`.
+        /// Approving, on this device, a sign-in another device (a desktop browser) handed off by QR code or deep
+        /// link (DESIGN §3.4): the SDK claims the handoff, has the user confirm the number the other device shows,
+        /// verifies the person's identity when the session asks for it, shows the transaction, and signs. The
+        /// session comes from the handoff: ``AuthenticationInput/sessionId`` and ``AuthenticationInput/clientToken``
+        /// are not used (``AuthenticationInput/init(crossPlatform:)`` leaves them empty).
         case crossPlatform(CrossPlatform)
     }
 
@@ -48,15 +51,46 @@ public struct AuthenticationInput: Sendable, Hashable {
         }
     }
 
+    /// How a cross-device approval runs. Equality compares the handoff token only (closures cannot be compared).
     public struct CrossPlatform: Sendable, Hashable {
-        /// The handoff token from the QR code or deep link.
+        /// The handoff token: the part after `#` of the QR code's or deep link's URL (see ``handoffToken(in:)``).
         public var handoffToken: String
-        /// The two digits the browser shows, confirmed by the user.
-        public var verificationCode: String
-        public init(handoffToken: String, verificationCode: String) {
+        /// Asks the user for the two digits the other device shows — typed, or picked among choices — and returns
+        /// them; nil when the user says it was not them, which rejects the handoff (`USER_CANCELLED`). Asked again
+        /// after a wrong number, with ``VerificationCodeRequest/wrongAttempts`` counting them, until the server
+        /// rejects the handoff (`HANDOFF_CODE_MISMATCH`).
+        public var verificationCode: @Sendable (VerificationCodeRequest) async -> String?
+        /// Shows the transaction a step-up binds and returns whether the user approves it, as in
+        /// ``StepUp/confirmTransaction``. Required when the session binds one.
+        public var confirmTransaction: (@Sendable (TransactionDetails) async -> Bool)?
+
+        public init(
+            handoffToken: String,
+            verificationCode: @escaping @Sendable (VerificationCodeRequest) async -> String?,
+            confirmTransaction: (@Sendable (TransactionDetails) async -> Bool)? = nil
+        ) {
             self.handoffToken = handoffToken
             self.verificationCode = verificationCode
+            self.confirmTransaction = confirmTransaction
         }
+
+        /// The handoff token in a deep link or QR code's text (`https://example.com/approve#pkh_…`), or the text
+        /// itself when it has no `#`.
+        public static func handoffToken(in link: String) -> String {
+            guard let hash = link.lastIndex(of: "#") else { return link }
+            return String(link[link.index(after: hash)...])
+        }
+
+        public static func == (lhs: Self, rhs: Self) -> Bool { lhs.handoffToken == rhs.handoffToken }
+        public func hash(into hasher: inout Hasher) { hasher.combine(handoffToken) }
+    }
+
+    /// What the user is asked for the verification code.
+    public struct VerificationCodeRequest: Sendable, Hashable {
+        /// The claimed handoff: what is approved (``CrossPlatformHandoff/transaction``, ``CrossPlatformHandoff/action``).
+        public var handoff: CrossPlatformHandoff
+        /// Wrong numbers sent so far.
+        public var wrongAttempts: Int
     }
 
     public var sessionId: String
@@ -69,6 +103,11 @@ public struct AuthenticationInput: Sendable, Hashable {
     public var userVerification: UserVerificationRequirement?
     /// Hints for the client UI (`security-key`, `client-device`, `hybrid`), added after the server's.
     public var hints: [PublicKeyCredentialHint]
+
+    /// A cross-device approval: the session and its client token come from the handoff.
+    public init(crossPlatform: CrossPlatform, hints: [PublicKeyCredentialHint] = []) {
+        self.init(sessionId: "", clientToken: "", mode: .crossPlatform(crossPlatform), hints: hints)
+    }
 
     public init(
         sessionId: String,
@@ -91,7 +130,9 @@ public struct AuthenticationInput: Sendable, Hashable {
 /// /v1/authentications/{id}/redeem`), which tells it who signed in.
 public struct AuthenticationResult: Sendable, Hashable {
     public var sessionId: String
-    public var resultToken: String
+    /// Nil when this device approved a session handed off from another device (mode `.crossPlatform`): the device
+    /// that handed it off redeems it, with its poll token.
+    public var resultToken: String?
     public var expiresAt: Date
     /// The passkey used, unpadded base64url.
     public var credentialId: String
@@ -99,15 +140,19 @@ public struct AuthenticationResult: Sendable, Hashable {
     public var userHandle: String?
     /// The transaction the user confirmed and signed (step-up sessions that bind one).
     public var transaction: TransactionDetails?
+    /// The handoff this device approved (mode `.crossPlatform`).
+    public var crossPlatformSessionId: String?
 
     public init(
         sessionId: String,
-        resultToken: String,
+        resultToken: String?,
         expiresAt: Date,
         credentialId: String,
         userHandle: String?,
-        transaction: TransactionDetails? = nil
+        transaction: TransactionDetails? = nil,
+        crossPlatformSessionId: String? = nil
     ) {
+        self.crossPlatformSessionId = crossPlatformSessionId
         self.sessionId = sessionId
         self.resultToken = resultToken
         self.expiresAt = expiresAt

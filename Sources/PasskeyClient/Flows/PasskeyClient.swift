@@ -102,11 +102,7 @@ public struct PasskeyClient: PasskeyClientProtocol {
         switch input.mode {
         case .standard: break
         case .stepUp(let details): stepUp = details
-        case .crossPlatform:
-            throw PasskeyError(
-                .featureNotAvailable,
-                "Cross-platform (cross-device) approval is not available in this SDK version yet."
-            )
+        case .crossPlatform(let crossPlatform): return try await approveCrossPlatform(input, crossPlatform)
         }
         try Self.validateFlowID(input.sessionId, field: "sessionId")
         try Self.validateToken(input.clientToken)
@@ -122,9 +118,21 @@ public struct PasskeyClient: PasskeyClientProtocol {
             return set
         }
         let request = try await authenticationRequest(input, stepUp: stepUp)
+        return try await sign(request, session: input, narrowed: narrowed)
+    }
+
+    /// Checks the options, has the user confirm a bound transaction, signs and completes the sign-in.
+    func sign(
+        _ request: AuthenticationRequest,
+        session input: AuthenticationInput,
+        narrowed: Set<[UInt8]>? = nil,
+        crossPlatformSessionId: String? = nil
+    ) async throws(PasskeyError) -> AuthenticationResult {
         try checkRelyingParty(request.publicKey.rpId)
         let options = try Self.apply(input, narrowed: narrowed, to: request.publicKey)
         if let transaction = request.transaction {
+            var stepUp: AuthenticationInput.StepUp?
+            if case .stepUp(let details) = input.mode { stepUp = details }
             try await confirm(transaction, challenge: options.challenge.bytes, stepUp: stepUp)
         }
         let response = try await webAuthn.get(options)
@@ -139,7 +147,8 @@ public struct PasskeyClient: PasskeyClientProtocol {
             expiresAt: completion.expiresAt,
             credentialId: response.id,
             userHandle: response.response.userHandle?.base64URL,
-            transaction: request.transaction
+            transaction: request.transaction,
+            crossPlatformSessionId: crossPlatformSessionId
         )
     }
 

@@ -24,6 +24,8 @@ public struct IdentityVerificationRequest: Sendable, Hashable {
         public static let enrollment = Self(rawValue: "enrollment")
         /// Before a step-up sign-in.
         public static let stepUp = Self(rawValue: "stepUp")
+        /// Before approving a sign-in handed off from another device.
+        public static let crossPlatform = Self(rawValue: "crossPlatform")
     }
 
     /// The vendor's workflow run (`idv_…`).
