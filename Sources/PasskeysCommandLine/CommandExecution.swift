@@ -29,13 +29,17 @@ public struct CommandEnvironment: Sendable {
     public var readStandardInput: @Sendable () throws -> [UInt8]
     /// The current time (the default verification time).
     public var now: @Sendable () -> Date
+    /// Shows a question before standard input is read (on the terminal's standard error); nothing in tests.
+    public var prompt: @Sendable (String) -> Void
 
     public init(
         readStandardInput: @escaping @Sendable () throws -> [UInt8],
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        prompt: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.readStandardInput = readStandardInput
         self.now = now
+        self.prompt = prompt
     }
 
     /// An environment whose standard input holds `bytes`.
@@ -46,7 +50,8 @@ public struct CommandEnvironment: Sendable {
     /// The running process's standard input and clock.
     public static let process = CommandEnvironment(
         readStandardInput: { Array(try FileHandle.standardInput.read(upToCount: InputFile.maximumSize + 1) ?? Data()) },
-        now: { Date() }
+        now: { Date() },
+        prompt: { FileHandle.standardError.write(Data($0.utf8)) }
     )
 }
 

@@ -156,6 +156,13 @@ enum DeviceFailure {
                 "The identity verification was not approved. A server without --identity-verification simulated cannot decide it here; start a new sign-in."
         case .authContextMismatch:
             return "Do not sign: the challenge does not belong to what was shown. Start a new sign-in."
+        case .handoffTokenInvalid:
+            return "Pass the QR code's whole link (or the part after its '#'), from the server given with --server."
+        case .handoffAlreadyClaimed, .handoffExpired, .handoffRejected:
+            return "Start the sign-in again on the other device and approve its new QR code."
+        case .handoffCodeMismatch:
+            return
+                "Check the number on the other device and run the command again (the message says how many tries are left)."
         case .notFound:
             return context.user.map { "The server has no user '\($0)'; register one first with passkeys register." }
                 ?? "Check --server: it must be the passkey server's base URL."

@@ -30,7 +30,7 @@ struct PasskeysCommand: CommandGroup {
             """,
         subcommands: [
             ServeCommand.self, AssociationCommand.self, VerifyCommand.self, InspectCommand.self, RegisterCommand.self,
-            SignInCommand.self, KeysCommand.self, IdentityVerificationCommand.self,
+            SignInCommand.self, ApproveCommand.self, KeysCommand.self, IdentityVerificationCommand.self,
         ]
     )
 }

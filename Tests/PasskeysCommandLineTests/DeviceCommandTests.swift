@@ -20,10 +20,14 @@ struct DeviceCommandTests {
         let keyStore: String
         let environment: [String: String]
 
-        /// Runs `passkeys` in-process with this setup's environment.
-        func run(_ arguments: [String], environment extra: [String: String] = [:]) async -> CommandResult {
+        /// Runs `passkeys` in-process with this setup's environment, and `stdin` as standard input.
+        func run(
+            _ arguments: [String],
+            environment extra: [String: String] = [:],
+            stdin: [UInt8] = []
+        ) async -> CommandResult {
             await DeviceEnvironment.$overrides.withValue(environment.merging(extra) { _, new in new }) {
-                await passkeys(arguments)
+                await passkeys(arguments, stdin: stdin)
             }
         }
 

@@ -1,0 +1,131 @@
+import ArgumentParser
+import Foundation
+import PasskeyClient
+import WebAuthn
+
+/// `passkeys approve`: acts as the phone of a cross-device approval — claims the handoff another device shows as a QR
+/// code, checks the number with the person, and signs the session with a passkey of the key store.
+struct ApproveCommand: ExecutableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "approve",
+        abstract: "Approve, as the phone, a sign-in another device hands off by QR code or link.",
+        discussion: """
+            LINK is the QR code's text or the deep link (https://…/approve#pkh_…), or the handoff token alone. \
+            The command claims the handoff (the first claim wins), prints what is approved, then asks for the \
+            two digits the other device shows — from --code, or the first line of standard input — and, once the \
+            server confirms them, signs with the passkey of the key store. The other device then signs in.
+
+              passkeys approve 'http://localhost:8080/approve#pkh_…' --server http://localhost:8080 --code 42
+              echo 42 | passkeys approve pkh_… --server http://localhost:8080
+
+            --reject says "not me": the handoff is rejected and the other device is told so. A session that \
+            requires identity verification is decided through the server's simulated provider, with \
+            PASSKEYS_API_KEY (passkeys serve --identity-verification simulated).
+
+            Exit codes: 0 approved (or rejected with --reject); 1 failed (the error code and what to do are \
+            printed); 2 bad usage.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The QR code's link, or the handoff token.", valueName: "link"))
+    var link: String
+
+    @OptionGroup var device: DeviceOptions
+
+    @Option(help: ArgumentHelp("The two digits the other device shows.", valueName: "NN"))
+    var code: String?
+
+    @Flag(help: "Refuse the sign-in: it was not you.")
+    var reject = false
+
+    func validate() throws {
+        if let code, code.count != 2 || !code.allSatisfy(\.isASCII) || !code.allSatisfy(\.isNumber) {
+            throw ValidationError("--code must be the two digits the other device shows, such as 07.")
+        }
+        if reject, code != nil { throw ValidationError("--reject and --code exclude each other.") }
+    }
+
+    func execute(in environment: CommandEnvironment) async -> CommandResult {
+        var context = DeviceFailure.Context(server: device.server, keyStore: device.store.path)
+        let (store, warning) = device.store.open()
+        do throws(PasskeyError) {
+            let serverURL = try device.serverURL()
+            let api = PasskeyClientAPI(serverBaseURL: serverURL)
+            let token = AuthenticationInput.CrossPlatform.handoffToken(in: link)
+            let handoff = try await api.resumeHandoff(handoffToken: token)
+            var output = "Claimed the sign-in \(handoff.biometricPasskeySessionId) (\(handoff.mode)).\n"
+            if let action = handoff.action { output += "  action       \(action)\n" }
+            if let transaction = handoff.transaction { output += "  approving    \(transaction.text)\n" }
+            if reject {
+                _ = try await api.rejectHandoff(handoff)
+                output += "Rejected: the other device is told it was not you.\n"
+                return CommandResult(
+                    exitCode: CommandResult.success,
+                    standardOutput: output,
+                    standardError: warning ?? ""
+                )
+            }
+            environment.prompt(output + "Type the number the other device shows: ")
+            var number = code ?? ""
+            if code == nil { number = try Self.typedCode(environment) }
+            _ = try await api.confirmHandoff(handoff, verificationCode: number)
+            output += "Number confirmed.\n"
+            if handoff.requiresIdentityVerification {
+                let backend = PasskeyBackendAPI(serverBaseURL: serverURL, apiKey: try device.apiKey())
+                let started = try await api.startHandoffIdentityVerification(handoff)
+                context.workflowRunId = started.workflowRunId
+                try await SimulatedIdentityVerifier(backend: backend).verify(
+                    IdentityVerificationRequest(
+                        workflowRunId: started.workflowRunId,
+                        idvToken: started.idvToken,
+                        purpose: .crossPlatform,
+                        expiresAt: started.expiresAt
+                    )
+                )
+                context.workflowRunId = nil
+                output += "Identity verification \(started.workflowRunId): approved (simulated provider).\n"
+            }
+            let request = try await api.authenticationRequest(
+                sessionId: handoff.biometricPasskeySessionId,
+                clientToken: handoff.clientToken
+            )
+            if let shown = request.transaction {
+                // What is signed must be what was shown when the handoff was claimed.
+                try shown.verify(boundInto: request.publicKey.challenge.bytes)
+                guard shown == handoff.transaction else {
+                    throw PasskeyError(
+                        .authContextMismatch,
+                        "The options carry another transaction than the handoff showed; nothing was signed."
+                    )
+                }
+            }
+            let response = try await WebAuthnClient(
+                authenticator: SoftwareAuthenticator(keyStore: store),
+                origin: device.effectiveOrigin(serverURL)
+            ).get(request.publicKey)
+            _ = try await api.completeAuthentication(
+                sessionId: handoff.biometricPasskeySessionId,
+                clientToken: handoff.clientToken,
+                credential: response
+            )
+            output += "Approved with passkey \(response.id): the other device signs in.\n"
+            return CommandResult(exitCode: CommandResult.success, standardOutput: output, standardError: warning ?? "")
+        } catch {
+            return DeviceFailure.result(error, warning: warning, context: context)
+        }
+    }
+
+    /// The first line of standard input, trimmed.
+    static func typedCode(_ environment: CommandEnvironment) throws(PasskeyError) -> String {
+        let bytes = (try? environment.readStandardInput()) ?? []
+        let line = String(decoding: bytes.prefix(64), as: UTF8.self).split(whereSeparator: \.isNewline).first ?? ""
+        let code = line.trimmingCharacters(in: .whitespaces)
+        guard !code.isEmpty else {
+            throw PasskeyError(
+                .invalidInput,
+                "No number was given: pass --code NN, or type the two digits the other device shows."
+            )
+        }
+        return code
+    }
+}
