@@ -174,7 +174,7 @@ extension PasskeyService {
                 by: caller,
                 userID: userID,
                 subject: flow.id,
-                details: ["code": apiError.code]
+                details: ["code": apiError.code.rawValue]
             )
             throw apiError
         }
@@ -258,7 +258,7 @@ extension PasskeyService {
                     by: caller,
                     userID: userID,
                     subject: flow.id,
-                    details: ["code": apiError.code]
+                    details: ["code": apiError.code.rawValue]
                 )
                 throw apiError
             }
