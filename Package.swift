@@ -136,6 +136,7 @@ let package = Package(
             name: "WebAuthnTests",
             dependencies: [
                 "WebAuthn",
+                "CorpusTestSupport",
                 "PasskeyTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -235,11 +236,16 @@ let package = Package(
         .testTarget(
             name: "PasskeysCommandLineTests",
             dependencies: [
-                "PasskeysCommandLine", "WebAuthn", "PasskeyServer", "PasskeyStorage", "PasskeyClient",
+                "PasskeysCommandLine", "WebAuthn", "PasskeyServer", "PasskeyStorage", "PasskeyClient", "CorpusTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "CorpusTestSupport",
+            path: "Tests/CorpusTestSupport",
             swiftSettings: strictSettings
         ),
     ],
