@@ -181,6 +181,7 @@ enum Migrations {
                 "CREATE INDEX workflow_runs_expires_at ON workflow_runs (expires_at)",
             ]
         ),
+        uniqueUserNames,
     ]
 
     /// The newest schema version this code knows.

@@ -15,7 +15,7 @@ struct Migration: Sendable {
 /// than a microsecond). Byte strings are BLOBs, booleans INTEGER 0 or 1, lists and maps JSON text.
 /// Tables are STRICT, so a column never holds a value of another type.
 enum Migrations {
-    static let all: [Migration] = [initialSchema, limitWindows, webSessions, workflowRuns, purging]
+    static let all: [Migration] = [initialSchema, limitWindows, webSessions, workflowRuns, purging, uniqueUserNames]
 
     static let initialSchema = Migration(
         version: 1,

@@ -9,6 +9,10 @@ extension SQLitePasskeyStore {
             guard try await Self.user(session, where: "handle = ?", Bind.bytes(user.handle)) == nil else {
                 throw StoreError(.duplicate, "Another user has this user handle.")
             }
+            // In the write transaction: a racing create of the same name waits, then finds this user.
+            guard try await Self.user(session, where: "name = ?", Bind.text(user.name)) == nil else {
+                throw StoreError.userNameTaken
+            }
             try await session.execute(
                 "INSERT INTO users (\(UserRows.columns)) VALUES (?, ?, ?, ?, ?)",
                 UserRows.binds(user)

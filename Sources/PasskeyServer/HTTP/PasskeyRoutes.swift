@@ -68,6 +68,7 @@ public enum PasskeyRoutes {
             },
             Route(.get, "/v1/users", .backend) { request, _, _ in
                 let query = request.uri.queryParameters
+                if let name = query["userName"] { return JSONBody.response(try await s.users(named: String(name))) }
                 return JSONBody.response(
                     try await s.users(
                         matching: query["query"].map(String.init),

@@ -37,15 +37,20 @@ extension PasskeyService {
 
         let time = now()
         let user = try await storage {
-            try await store.createUserIfAbsent(
-                UserRecord(
-                    id: request.userId,
-                    handle: Secrets.randomBytes(32),
-                    name: userName,
-                    displayName: displayName,
-                    createdAt: time
+            do {
+                return try await store.createUserIfAbsent(
+                    UserRecord(
+                        id: request.userId,
+                        handle: Secrets.randomBytes(32),
+                        name: userName,
+                        displayName: displayName,
+                        createdAt: time
+                    )
                 )
-            )
+            } catch let error as StoreError where error.code == .nameTaken {
+                // User names are unique: this one is another user's (another userId).
+                throw APIError.userNameTaken
+            }
         }
         let token = Secrets.token(prefix: "pkc_")
         let flowID = Secrets.identifier(prefix: "reg_")
