@@ -68,7 +68,7 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Yams", package: "Yams"),
             ],
-            resources: [.copy("Resources/passkey-provider-names.json")],
+            resources: [.copy("Resources/passkey-provider-names.json"), .copy("Resources/Web")],
             swiftSettings: strictSettings
         ),
         .target(
