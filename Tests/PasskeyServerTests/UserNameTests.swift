@@ -29,7 +29,12 @@ struct UserNameTests {
             #expect(found.users.map(\.userId) == ["u-1"])
             #expect(try await api.users(query: "?userName=Grace").users.isEmpty, "names compare exactly")
             #expect(try await api.users(query: "?userName=gra").users.isEmpty, "no search: the whole name")
+            #expect(try await api.users(query: "?userName=%20grace%20").users.map(\.userId) == ["u-1"], "trimmed")
+            #expect(try await api.users(query: "?userName=gr%04ace").users.isEmpty, "a name no one can have")
             expectError(try await api.backend(.get, "/v1/users?userName="), "INVALID_REQUEST", .badRequest)
+            let long = String(repeating: "g", count: 257)
+            expectError(try await api.backend(.get, "/v1/users?userName=\(long)"), "INVALID_REQUEST", .badRequest)
+            expectError(try await api.backend(.get, "/v1/users?userName=grace&limit=x"), "INVALID_REQUEST", .badRequest)
         }
     }
 

@@ -68,12 +68,12 @@ public enum PasskeyRoutes {
             },
             Route(.get, "/v1/users", .backend) { request, _, _ in
                 let query = request.uri.queryParameters
-                if let name = query["userName"] { return JSONBody.response(try await s.users(named: String(name))) }
                 return JSONBody.response(
                     try await s.users(
                         matching: query["query"].map(String.init),
                         after: query["after"].map(String.init),
-                        limit: try PasskeyService.userPageSize(query["limit"].map(String.init))
+                        limit: try PasskeyService.userPageSize(query["limit"].map(String.init)),
+                        userName: query["userName"].map(String.init)
                     )
                 )
             },
