@@ -1,7 +1,8 @@
 import Foundation
 import WebAuthn
 
-/// Recognizes the input: a JSON credential, or binary CBOR / authenticator data / DER.
+/// Recognizing the input: JSON (a credential or client data), base64url text or raw bytes (an attestation object,
+/// authenticator data or a COSE key).
 extension InspectionReport {
     mutating func input(_ input: [UInt8]) throws(WebAuthnError) {
         guard input.count <= WebAuthnJSON.maximumSize else {
