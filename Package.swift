@@ -69,7 +69,7 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Yams", package: "Yams"),
             ],
-            resources: [.copy("Resources/passkey-provider-names.json")],
+            resources: [.copy("Resources/passkey-provider-names.json"), .copy("Resources/Web")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -137,6 +137,7 @@ let package = Package(
             name: "WebAuthnTests",
             dependencies: [
                 "WebAuthn",
+                "CorpusTestSupport",
                 "PasskeyTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -236,11 +237,16 @@ let package = Package(
         .testTarget(
             name: "PasskeysCommandLineTests",
             dependencies: [
-                "PasskeysCommandLine", "WebAuthn", "PasskeyServer", "PasskeyStorage", "PasskeyClient",
+                "PasskeysCommandLine", "WebAuthn", "PasskeyServer", "PasskeyStorage", "PasskeyClient", "CorpusTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "CorpusTestSupport",
+            path: "Tests/CorpusTestSupport",
             swiftSettings: strictSettings
         ),
     ],

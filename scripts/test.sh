@@ -32,6 +32,16 @@ echo "conformance corpus: $PASSKEYS_CONFORMANCE_DIR"
 log "format (swift format lint, NIO-style configuration)"
 swift format lint --strict --recursive Sources Tests Benchmarks/Sources Benchmarks/Benchmarks Fuzz/Sources
 
+log "page scripts (node --check parses each JavaScript file the pages load)"
+if command -v node >/dev/null; then
+    for script in Sources/PasskeyServer/Resources/Web/*.js; do
+        node --check "$script" || { echo "$script does not parse (node's message is above)." >&2; exit 1; }
+    done
+    echo "parsed with node $(node --version): $(ls Sources/PasskeyServer/Resources/Web/*.js | xargs -n 1 basename | tr '\n' ' ')"
+else
+    echo "node is not installed: the page scripts were not parsed (Debian's nodejs package adds this check)."
+fi
+
 log "PostgreSQL (a real server for the PostgreSQL adapter and multi-instance tests)"
 if [ -z "${PASSKEYS_POSTGRES_URL:-}" ]; then
     PASSKEYS_POSTGRES_URL=$(scripts/postgres.sh start | tail -n 1)

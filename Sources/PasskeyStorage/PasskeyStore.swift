@@ -13,7 +13,9 @@ public import Foundation
 public protocol PasskeyStore: Sendable {
     // MARK: Users
 
-    /// Inserts the user, or returns the existing record for `user.id` unchanged (its user handle stays).
+    /// Inserts the user, or returns the existing record for `user.id` unchanged (its user handle stays). User names
+    /// are unique per relying party: `.nameTaken` when another user has `user.name` (compared exactly), and of two
+    /// racing creates of the same name under different ids exactly one succeeds.
     func createUserIfAbsent(_ user: UserRecord) async throws(StoreError) -> UserRecord
     func user(id: String) async throws(StoreError) -> UserRecord?
     func user(handle: [UInt8]) async throws(StoreError) -> UserRecord?
@@ -252,4 +254,9 @@ public protocol PasskeyStore: Sendable {
         at time: Date
     ) async throws(StoreError)
         -> CrossPlatformSessionRecord?
+
+    // MARK: User names
+
+    /// The user whose name is exactly `name` (names are unique, see ``createUserIfAbsent(_:)``).
+    func user(name: String) async throws(StoreError) -> UserRecord?
 }

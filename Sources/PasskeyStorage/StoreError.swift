@@ -20,7 +20,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let credentialExists = Self(rawValue: "CREDENTIAL_EXISTS")
         /// The user has the maximum number of live credentials.
         public static let limitReached = Self(rawValue: "LIMIT_REACHED")
-        /// Another live credential of the user has this name.
+        /// Another live credential of the user has this name; or, creating a user, another user has the user name.
         public static let nameTaken = Self(rawValue: "NAME_TAKEN")
         /// A record the operation needs does not exist, or a flow is not in a state that allows it.
         public static let notFound = Self(rawValue: "NOT_FOUND")

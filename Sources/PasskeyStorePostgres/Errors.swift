@@ -92,6 +92,7 @@ extension PostgresPasskeyStore.Configuration {
             case "credentials_live_name":
                 return StoreError(.nameTaken, "Another live credential of this user has this name.")
             case "users_handle_key": return StoreError(.duplicate, "Another user has this user handle.")
+            case "users_name_key": return StoreError.userNameTaken
             case "users_pkey": return StoreError(.duplicate, "A user with this id exists.")
             case "flows_pkey": return StoreError(.duplicate, "A flow with this id exists.")
             case "web_sessions_pkey": return StoreError(.duplicate, "A web session with this id exists.")

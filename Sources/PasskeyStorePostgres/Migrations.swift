@@ -206,6 +206,7 @@ enum Migrations {
                 """
             ]
         ),
+        uniqueUserNames,
     ]
 
     /// The newest schema version this code knows.

@@ -16,7 +16,7 @@ struct Migration: Sendable {
 /// Tables are STRICT, so a column never holds a value of another type.
 enum Migrations {
     static let all: [Migration] = [
-        initialSchema, limitWindows, webSessions, workflowRuns, purging, crossPlatformSessions,
+        initialSchema, limitWindows, webSessions, workflowRuns, purging, crossPlatformSessions, uniqueUserNames,
     ]
 
     static let initialSchema = Migration(

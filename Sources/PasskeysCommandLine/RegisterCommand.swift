@@ -26,7 +26,7 @@ struct RegisterCommand: ExecutableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The user's id at the relying party (1–128 URL-safe characters); also the user name.",
+            "The user name: an existing user of that name (signed up on the web pages, say) gets another passkey; a new name becomes a user whose id is the name (1–128 URL-safe characters).",
             valueName: "name"
         )
     )
@@ -50,8 +50,10 @@ struct RegisterCommand: ExecutableCommand {
         do throws(PasskeyError) {
             let serverURL = try device.serverURL()
             let backend = PasskeyBackendAPI(serverBaseURL: serverURL, apiKey: try device.apiKey())
+            // User names are unique per relying party: the name leads to the user, wherever they were created.
+            let userID = try await backend.user(named: user)?.userId ?? user
             let attempt = try await backend.createRegistration(
-                userId: user,
+                userId: userID,
                 userName: user,
                 displayName: displayName,
                 credentialName: credentialName
@@ -65,7 +67,7 @@ struct RegisterCommand: ExecutableCommand {
                 authenticator: SoftwareAuthenticator(keyStore: store),
                 origin: device.effectiveOrigin(serverURL)
             )
-            let response = try await client.create(options, userId: user)
+            let response = try await client.create(options, userId: userID)
             let registered = try await api.completeRegistration(
                 registrationAttemptId: attempt.registrationAttemptId,
                 clientToken: attempt.clientToken,

@@ -30,7 +30,7 @@ struct SignInCommand: ExecutableCommand {
     @OptionGroup var device: DeviceOptions
 
     @Option(
-        help: ArgumentHelp("The user's id at the relying party; leave out for usernameless sign-in.", valueName: "name")
+        help: ArgumentHelp("The user name; leave out for usernameless sign-in.", valueName: "name")
     )
     var user: String?
 
@@ -64,8 +64,10 @@ struct SignInCommand: ExecutableCommand {
         do throws(PasskeyError) {
             let serverURL = try device.serverURL()
             let backend = PasskeyBackendAPI(serverBaseURL: serverURL, apiKey: try device.apiKey())
+            var userID: String?
+            if let user { userID = try await Self.userID(named: user, backend) }
             let session = try await backend.createAuthentication(
-                userId: user,
+                userId: userID,
                 mode: stepUp ? "stepUp" : "standard",
                 transaction: transaction,
                 requireIdentityVerification: identityVerification
@@ -167,5 +169,16 @@ extension SignInCommand {
             )
         }
         return shown
+    }
+
+    /// The id of the user named `name`: user names are unique per relying party, whoever created the user.
+    static func userID(named name: String, _ backend: PasskeyBackendAPI) async throws(PasskeyError) -> String {
+        guard let user = try await backend.user(named: name) else {
+            throw PasskeyError(
+                .notFound,
+                "No user is named \(name) on this server: check the name, register it with 'passkeys register --user \(name)', or sign up on the server's page."
+            )
+        }
+        return user.userId
     }
 }

@@ -76,7 +76,7 @@ struct PostgresFailureTests {
                 url: schema.url.replacing("pool_size=10", with: "pool_size=1") + "&pool_timeout=1"
             )
             let user = try await store.createUserIfAbsent(
-                UserRecord(id: "user-pool", handle: [1], name: "n", displayName: "d", createdAt: Self.now)
+                UserRecord(id: "user-pool", handle: [1], name: "user-pool", displayName: "d", createdAt: Self.now)
             )
             try await store.createFlow(
                 FlowRecord(
@@ -221,7 +221,7 @@ struct PostgresFailureTests {
                 let user = UserRecord(
                     id: "user-\(index)",
                     handle: [UInt8(index)],
-                    name: "n",
+                    name: "user-\(index)",
                     displayName: "d",
                     createdAt: time
                 )

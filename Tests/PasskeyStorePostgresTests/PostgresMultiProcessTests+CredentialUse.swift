@@ -12,8 +12,9 @@ extension PostgresMultiProcessTests {
         in store: PostgresPasskeyStore,
         signCount: UInt32
     ) async throws -> CredentialRecordRow {
+        let id = "user-\(UUID())"
         let user = try await store.createUserIfAbsent(
-            UserRecord(id: "user-\(UUID())", handle: bytes(), name: "ada", displayName: "Ada", createdAt: now)
+            UserRecord(id: id, handle: bytes(), name: id, displayName: "Ada", createdAt: now)
         )
         let flow = FlowRecord(
             id: "flow-\(UUID())",

@@ -9,8 +9,9 @@ import Testing
 extension PostgresMultiProcessTests {
     /// A pending run of a new user, created through `store`, that expires in ten minutes.
     static func pendingRun(in store: PostgresPasskeyStore) async throws -> WorkflowRunRecord {
+        let id = "user-\(UUID())"
         let user = try await store.createUserIfAbsent(
-            UserRecord(id: "user-\(UUID())", handle: bytes(), name: "ada", displayName: "Ada", createdAt: now)
+            UserRecord(id: id, handle: bytes(), name: id, displayName: "Ada", createdAt: now)
         )
         let run = WorkflowRunRecord(
             id: "idv_\(UUID())",

@@ -71,11 +71,13 @@ enum Sample {
 
     static func bytes(_ count: Int = 32) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
 
+    /// A new user with a name of their own (user names are unique).
     static func user() -> UserRecord {
-        UserRecord(
-            id: "user-\(UUID().uuidString.lowercased())",
+        let id = "user-\(UUID().uuidString.lowercased())"
+        return UserRecord(
+            id: id,
             handle: bytes(),
-            name: "ada@example.com",
+            name: "ada+\(id)@example.com",
             displayName: "Ada Lovelace",
             createdAt: now
         )

@@ -1,3 +1,4 @@
+import CorpusTestSupport
 import Foundation
 import Testing
 
@@ -96,8 +97,9 @@ struct ExecutableTests {
         #expect(inspect.standardError.hasPrefix("error: FILE_UNREADABLE: "))
     }
 
-    // Skipped when the conformance corpus (../shared/conformance or $PASSKEYS_CONFORMANCE_DIR) is absent.
-    @Test(.enabled(if: Corpus.isAvailable, "the conformance corpus is absent"))
+    // Skipped when the conformance corpus (../shared/conformance or $PASSKEYS_CONFORMANCE_DIR) is absent, unless
+    // PASSKEYS_REQUIRE_CONFORMANCE=1.
+    @Test(.enabled(if: ConformanceCorpus.shouldRun, Comment(rawValue: ConformanceCorpus.skipReason)))
     func verifiesARealRegistration() throws {
         let testCase = try Corpus.load("004")
         let result = try Self.run(

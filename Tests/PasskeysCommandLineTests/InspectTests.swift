@@ -1,3 +1,4 @@
+import CorpusTestSupport
 import Foundation
 import Testing
 import WebAuthn
@@ -90,8 +91,12 @@ struct InspectionTests {
 }
 
 /// `passkeys inspect` on real responses from the conformance corpus.
-// Skipped when the conformance corpus (../shared/conformance or $PASSKEYS_CONFORMANCE_DIR) is absent.
-@Suite("inspect (conformance corpus)", .enabled(if: Corpus.isAvailable, "the conformance corpus is absent"))
+// Skipped when the conformance corpus (../shared/conformance or $PASSKEYS_CONFORMANCE_DIR) is absent, unless
+// PASSKEYS_REQUIRE_CONFORMANCE=1.
+@Suite(
+    "inspect (conformance corpus)",
+    .enabled(if: ConformanceCorpus.shouldRun, Comment(rawValue: ConformanceCorpus.skipReason))
+)
 struct InspectCorpusTests {
     func inspect(_ input: String) async -> CommandResult {
         await passkeys(["inspect", "-"], stdin: Array(input.utf8))

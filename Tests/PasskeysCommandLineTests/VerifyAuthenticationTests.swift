@@ -1,13 +1,15 @@
+import CorpusTestSupport
 import Foundation
 import PasskeysCommandLine
 import Testing
 import WebAuthn
 
 /// `passkeys verify authentication`, in-process, with real responses from the conformance corpus.
-// Skipped when the conformance corpus (../shared/conformance or $PASSKEYS_CONFORMANCE_DIR) is absent.
+// Skipped when the conformance corpus (../shared/conformance or $PASSKEYS_CONFORMANCE_DIR) is absent, unless
+// PASSKEYS_REQUIRE_CONFORMANCE=1.
 @Suite(
     "verify authentication (conformance corpus)",
-    .enabled(if: Corpus.isAvailable, "the conformance corpus is absent")
+    .enabled(if: ConformanceCorpus.shouldRun, Comment(rawValue: ConformanceCorpus.skipReason))
 )
 struct VerifyAuthenticationTests {
     /// Case 021: an ES256 assertion; the stored key is `expected.credentialPublicKey`, the stored counter 77.

@@ -1,11 +1,16 @@
+import CorpusTestSupport
 import Foundation
 import PasskeysCommandLine
 import Testing
 import WebAuthn
 
 /// `passkeys verify registration`, in-process, with real responses from the conformance corpus.
-// Skipped when the conformance corpus (../shared/conformance or $PASSKEYS_CONFORMANCE_DIR) is absent.
-@Suite("verify registration (conformance corpus)", .enabled(if: Corpus.isAvailable, "the conformance corpus is absent"))
+// Skipped when the conformance corpus (../shared/conformance or $PASSKEYS_CONFORMANCE_DIR) is absent, unless
+// PASSKEYS_REQUIRE_CONFORMANCE=1.
+@Suite(
+    "verify registration (conformance corpus)",
+    .enabled(if: ConformanceCorpus.shouldRun, Comment(rawValue: ConformanceCorpus.skipReason))
+)
 struct VerifyRegistrationTests {
     /// Case 004: a `none` attestation from py_webauthn's test suite.
     func noneCase() throws -> CorpusCase { try Corpus.load("004") }
@@ -150,7 +155,7 @@ struct VerifyRegistrationTests {
     /// Case 097: a packed attestation whose chain ends at the W3C test-vector CA (roots/w3c-webauthn-test-vectors-ca.pem).
     func packedCase() throws -> (CorpusCase, anchor: String) {
         let testCase = try Corpus.load("097")
-        return (testCase, try Corpus.path(testCase.expected.trustAnchors?["packed"]?.first ?? ""))
+        return (testCase, try ConformanceCorpus.path(testCase.expected.trustAnchors?["packed"]?.first ?? ""))
     }
 
     @Test func verifiesTheChainWithoutATrustAnchorButDoesNotTrustIt() async throws {
@@ -178,7 +183,7 @@ struct VerifyRegistrationTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let bundle =
-            try String(contentsOfFile: Corpus.path("roots/apple-webauthn-root-ca.pem"), encoding: .utf8)
+            try String(contentsOfFile: ConformanceCorpus.path("roots/apple-webauthn-root-ca.pem"), encoding: .utf8)
             + String(contentsOfFile: anchor, encoding: .utf8)
         let file = try directory.file("roots.pem", bundle)
         let result = try await verify(testCase, ["--trust-anchor", file])
@@ -188,7 +193,7 @@ struct VerifyRegistrationTests {
 
     @Test func acceptsSeveralTrustAnchorFiles() async throws {
         let (testCase, anchor) = try packedCase()
-        let other = try Corpus.path("roots/apple-webauthn-root-ca.pem")
+        let other = try ConformanceCorpus.path("roots/apple-webauthn-root-ca.pem")
         let result = try await verify(testCase, ["--trust-anchor", other, "--trust-anchor", anchor])
         #expect(result.exitCode == 0)
         #expect(try outputObject(result)["trusted"] == .bool(true))
@@ -198,7 +203,7 @@ struct VerifyRegistrationTests {
         let (testCase, _) = try packedCase()
         let result = try await verify(
             testCase,
-            ["--trust-anchor", try Corpus.path("roots/apple-webauthn-root-ca.pem")]
+            ["--trust-anchor", try ConformanceCorpus.path("roots/apple-webauthn-root-ca.pem")]
         )
         #expect(result.exitCode == 1)
         #expect(errorCode(result) == "ATTESTATION_UNTRUSTED")
@@ -215,7 +220,7 @@ struct VerifyRegistrationTests {
     @Test func appliesTrustAnchorsToEveryFormat() async throws {
         // Case 002: a packed attestation checked against a root that did not issue it.
         let testCase = try Corpus.load("002")
-        let root = try Corpus.path(testCase.expected.trustAnchors?["packed"]?.first ?? "")
+        let root = try ConformanceCorpus.path(testCase.expected.trustAnchors?["packed"]?.first ?? "")
         let result = try await verify(testCase, ["--trust-anchor", root])
         #expect(result.exitCode == 1)
         #expect(errorCode(result) == "ATTESTATION_UNTRUSTED")

@@ -14,11 +14,12 @@ struct APIRequester: Sendable {
     func send<Response: Decodable>(
         _ method: String,
         _ path: [String],
+        query: [URLQueryItem] = [],
         token: String?,
         body: (some Encodable)?,
         as: Response.Type
     ) async throws(PasskeyError) -> Response {
-        let bytes = try await sendRaw(method, path, token: token, body: body)
+        let bytes = try await sendRaw(method, path, query: query, token: token, body: body)
         return try decode(Response.self, from: bytes, path: path)
     }
 
@@ -26,6 +27,7 @@ struct APIRequester: Sendable {
     func sendRaw(
         _ method: String,
         _ path: [String],
+        query: [URLQueryItem] = [],
         token: String?,
         body: (some Encodable)?
     ) async throws(PasskeyError) -> [UInt8] {
@@ -46,7 +48,7 @@ struct APIRequester: Sendable {
         let response = try await transport.send(
             HTTPTransportRequest(
                 method: method,
-                url: url(path),
+                url: query.isEmpty ? url(path) : url(path).appending(queryItems: query),
                 headers: headers,
                 body: encoded ?? (method == "POST" ? Array("{}".utf8) : nil),
                 timeout: timeout

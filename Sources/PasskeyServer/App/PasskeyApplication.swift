@@ -7,10 +7,20 @@ public import ServiceLifecycle
 /// Assembles the HTTP application from a ``PasskeyService``: the one builder that `passkeys serve` and the
 /// tests share.
 public enum PasskeyApplication {
-    /// The router with every route and the API middleware (for in-process tests and embedding).
+    /// The router with every route and the middleware (for in-process tests and embedding).
     public static func router(service: PasskeyService) -> Router<PasskeyRequestContext> {
         let router = Router(context: PasskeyRequestContext.self)
-        router.add(middleware: APIMiddleware(service: service))
+        // Outermost first: every answer, errors included, passes the ones above the error middleware.
+        router.addMiddleware {
+            RequestIDMiddleware()
+            NoStoreByDefaultMiddleware()
+            RequestMetricsMiddleware(metrics: service.metrics)
+            RequestLogMiddleware()
+            ClientAddressMiddleware(trustedProxies: service.trustedProxies)
+            CrossOriginMiddleware(allowedOrigins: service.corsOrigins)
+            ErrorResponseMiddleware(routes: KnownRoutes(service: service))
+            ClientRateLimitMiddleware(service: service)
+        }
         for route in PasskeyRoutes.all(service) {
             router.on(RouterPath(route.path), method: route.method) { request, context in
                 try await route.respond(request, context, service: service)

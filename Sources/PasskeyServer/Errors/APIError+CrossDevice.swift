@@ -2,6 +2,11 @@ import HTTPTypes
 
 /// The codes of cross-device approval (DESIGN §3 flow 4): a session handed off to the phone that holds the passkey.
 extension APIError {
+    static let crossDevice: [Code] = [
+        "HANDOFF_ALREADY_CREATED", "HANDOFF_TOO_LATE", "HANDOFF_TOKEN_INVALID", "HANDOFF_ALREADY_CLAIMED",
+        "HANDOFF_EXPIRED", "HANDOFF_CODE_MISMATCH", "HANDOFF_NOT_CONFIRMED", "HANDOFF_REJECTED",
+        "HANDOFF_ALREADY_APPROVED", "HANDOFF_NOT_AVAILABLE",
+    ]
     static let handoffAlreadyCreated = Self(
         "HANDOFF_ALREADY_CREATED",
         .conflict,

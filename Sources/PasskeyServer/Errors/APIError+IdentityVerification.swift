@@ -2,6 +2,13 @@ import HTTPTypes
 
 /// The codes of identity verification and step-up (DESIGN §3 flows 1 and 3, §5).
 extension APIError {
+    static let identityVerification: [Code] = [
+        "WORKFLOW_NOT_COMPLETED", "WORKFLOW_DECLINED", "WORKFLOW_UNDER_REVIEW", "WORKFLOW_RUN_REUSE_FORBIDDEN",
+        "WORKFLOW_ALREADY_DECIDED", "IDV_ALREADY_STARTED", "IDENTITY_VERIFICATION_UNAVAILABLE",
+        "WEBHOOK_SIGNATURE_INVALID",
+        "WEBHOOK_TIMESTAMP_INVALID", "WEBHOOK_EVENT_REPLAYED", "CHALLENGE_REFRESH_FORBIDDEN",
+        "STEP_UP_AUTH_SESSION_MISMATCH",
+    ]
     static let workflowNotCompleted = Self(
         "WORKFLOW_NOT_COMPLETED",
         .conflict,

@@ -2,9 +2,18 @@ import HTTPTypes
 import WebAuthn
 
 extension APIError {
+    /// The codes a failed WebAuthn verification step is answered with (besides `SERVICE_UNAVAILABLE` and
+    /// `INVALID_REQUEST`).
+    static let webAuthn: [Code] = [
+        "ORIGIN_NOT_ALLOWED", "RP_ID_MISMATCH", "CEREMONY_TYPE_MISMATCH", "USER_PRESENCE_REQUIRED",
+        "USER_VERIFICATION_REQUIRED", "ATTESTATION_FORMAT_NOT_ALLOWED", "ATTESTATION_INVALID",
+        "AUTHENTICATOR_NOT_ALLOWED",
+        "ASSERTION_INVALID", "CREDENTIAL_CLONE_SUSPECTED", "ALGORITHM_NOT_ALLOWED", "SYNCED_CREDENTIALS_NOT_ALLOWED",
+    ]
+
     /// The server's code for a failed WebAuthn verification step.
     init(_ error: WebAuthnError) {
-        let code: String
+        let code: Code
         switch error.code {
         case .originNotAllowed, .crossOriginNotAllowed, .topOriginNotAllowed: code = "ORIGIN_NOT_ALLOWED"
         case .rpIDMismatch: code = "RP_ID_MISMATCH"

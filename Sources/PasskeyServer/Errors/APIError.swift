@@ -2,9 +2,10 @@ public import HTTPTypes
 
 /// The one public error type of the server: a stable `UPPER_SNAKE` code, an HTTP status, a message that says
 /// what to do, and whether retrying the same request may succeed. Rendered as
-/// `{"error": {"code", "message", "retryable", "requestId"}}` by ``ErrorMiddleware``.
+/// `{"error": {"code", "message", "retryable", "requestId"}}` (``response(from:context:)``), by
+/// ``ErrorResponseMiddleware`` or by Hummingbird itself.
 public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
-    public let code: String
+    public let code: Code
     public let status: HTTPResponse.Status
     public let message: String
     public let retryable: Bool
@@ -12,7 +13,7 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     public var headers: HTTPFields
 
     public init(
-        _ code: String,
+        _ code: Code,
         _ status: HTTPResponse.Status,
         _ message: String,
         retryable: Bool = false,
@@ -32,6 +33,31 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(code) (\(status.code)): \(message)" }
+}
+
+extension APIError {
+    /// A stable error code: an `UPPER_SNAKE` string that never changes meaning. A struct, not an enum, so that new
+    /// codes can be added without breaking callers; written as a string literal where an error is declared.
+    public struct Code: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(stringLiteral value: String) { self.rawValue = value }
+        public var description: String { rawValue }
+    }
+
+    /// Every code the server can answer, for documentation and exhaustive tests: one list per file of errors.
+    public static let all: [Code] = general + identityVerification + crossDevice + web + webAuthn
+
+    /// The codes of this file and of the errors raised where they happen (the flows, the HTTP layer).
+    static let general: [Code] = [
+        "INVALID_REQUEST", "NOT_FOUND", "METHOD_NOT_ALLOWED", "UNAUTHENTICATED", "PAYLOAD_TOO_LARGE", "RATE_LIMITED",
+        "INTERNAL_ERROR", "SERVICE_UNAVAILABLE", "INVALID_OR_EXPIRED_SESSION", "REGISTRATION_ATTEMPT_EXPIRED",
+        "REGISTRATION_ATTEMPT_CONFLICT", "RESERVATION_EXPIRED", "CHALLENGE_EXPIRED", "CHALLENGE_CONSUMED",
+        "CHALLENGE_MISMATCH", "RESULT_ALREADY_REDEEMED", "INVALID_RESULT_TOKEN", "AUTHENTICATION_NOT_COMPLETED",
+        "CREDENTIAL_NOT_FOUND", "CREDENTIAL_USE_CONFLICT", "CREDENTIAL_INACTIVE", "CREDENTIAL_ALREADY_REGISTERED",
+        "MAX_CREDENTIALS_REACHED", "CREDENTIAL_NAME_DUPLICATE", "CREDENTIAL_NAME_INVALID", "CREDENTIAL_NAME_HTML",
+        "NO_ACTIVE_CREDENTIALS", "STEP_UP_CREDENTIAL_USER_MISMATCH",
+    ]
 }
 
 extension APIError {
@@ -149,6 +175,9 @@ extension APIError {
 
 // The web pages' own refusals.
 extension APIError {
+    static let web: [Code] = [
+        "OPERATOR_REQUIRED", "DEMO_ACCOUNT_REQUIRED", "USER_NAME_TAKEN", "CSRF_TOKEN_INVALID", "SIGN_IN_REQUIRED",
+    ]
     static let operatorRequired = Self(
         "OPERATOR_REQUIRED",
         .forbidden,

@@ -73,24 +73,3 @@ enum JSONBody {
         }
     }
 }
-
-extension APIError {
-    /// The JSON error body of DESIGN §3.
-    func response(requestID: String) -> Response {
-        struct Body: Encodable {
-            struct Detail: Encodable {
-                let code: String
-                let message: String
-                let retryable: Bool
-                let requestId: String
-            }
-            let error: Detail
-        }
-        var response = JSONBody.response(
-            Body(error: .init(code: code, message: message, retryable: retryable, requestId: requestID)),
-            status: status
-        )
-        for field in headers { response.headers.append(field) }
-        return response
-    }
-}

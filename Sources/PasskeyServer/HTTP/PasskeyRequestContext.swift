@@ -5,9 +5,9 @@ public import NIOCore
 public struct PasskeyRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
-    /// Set by ``APIMiddleware`` for every request; echoed in `X-Request-Id` and in error bodies.
+    /// Set by ``RequestIDMiddleware`` for every request; echoed in `X-Request-Id` and in error bodies.
     public var requestID = ""
-    /// The client's IP: the connection's, or `X-Forwarded-For`'s first hop when configured to trust it.
+    /// Set by ``ClientAddressMiddleware``. The client's IP: the connection's, or `X-Forwarded-For`'s first hop when configured to trust it.
     public var clientIP: String?
 
     public init(source: ApplicationRequestContextSource) {

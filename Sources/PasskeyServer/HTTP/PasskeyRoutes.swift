@@ -78,7 +78,8 @@ public enum PasskeyRoutes {
                     try await s.users(
                         matching: query["query"].map(String.init),
                         after: query["after"].map(String.init),
-                        limit: try PasskeyService.userPageSize(query["limit"].map(String.init))
+                        limit: try PasskeyService.userPageSize(query["limit"].map(String.init)),
+                        userName: query["userName"].map(String.init)
                     )
                 )
             },

@@ -56,7 +56,8 @@ struct WebPages: Sendable {
                 "message",
                 layoutValues(nil) + [
                     "heading": error.status.code >= 500 ? "Something went wrong" : "That did not work",
-                    "text": error.message, "code": error.code, "backURL": "/", "backLabel": "Back to the start",
+                    "text": error.message, "code": error.code.rawValue, "backURL": "/",
+                    "backLabel": "Back to the start",
                 ],
                 status: error.status
             )

@@ -27,12 +27,14 @@ public actor MemoryPasskeyStore: PasskeyStore {
         guard !users.values.contains(where: { $0.handle == user.handle }) else {
             throw StoreError(.duplicate, "Another user has this user handle.")
         }
+        guard self.user(name: user.name) == nil else { throw StoreError.userNameTaken }
         users[user.id] = user
         return user
     }
 
     public func user(id: String) -> UserRecord? { users[id] }
     public func user(handle: [UInt8]) -> UserRecord? { users.values.first { $0.handle == handle } }
+    public func user(name: String) -> UserRecord? { users.values.first { $0.name == name } }
 
     public func deleteUser(id: String) -> Bool {
         guard users.removeValue(forKey: id) != nil else { return false }

@@ -177,7 +177,7 @@ enum ListingFixture {
 
     static func user(
         id: String = Fixture.id("user"),
-        name: String = "ada@example.com",
+        name: String = Fixture.id("ada") + "@example.com",
         displayName: String = "Ada Lovelace"
     ) -> UserRecord {
         UserRecord(id: id, handle: Fixture.bytes(), name: name, displayName: displayName, createdAt: Fixture.now)

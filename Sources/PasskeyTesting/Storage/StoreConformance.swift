@@ -8,6 +8,7 @@ public enum StoreConformance {
     public static let checks: [StoreConformanceCheck] =
         users + userListing + credentials + credentialUse + reservations + flows + concurrency + audit + limits
         + limitRelease + webSessions + workflowRuns + purgeLimit + crossPlatformSessions
+        + userNames
 
     /// Checks that need a store of their own, empty or not, that no other check uses meanwhile: purging deletes
     /// what is over across the whole store, which would upset the other checks' counts of their own clean-ups (and
@@ -53,11 +54,12 @@ enum Fixture {
     static func id(_ prefix: String) -> String { "\(prefix)-\(UUID().uuidString.lowercased())" }
     static func bytes(_ count: Int = 32) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
 
+    /// A new user with a name of their own (user names are unique).
     static func user() -> UserRecord {
         UserRecord(
             id: id("user"),
             handle: bytes(),
-            name: "ada@example.com",
+            name: id("ada") + "@example.com",
             displayName: "Ada Lovelace",
             createdAt: now
         )

@@ -247,4 +247,9 @@ final class FailingStore: PasskeyStore {
         try check()
         return await base.purge(before: time, auditBefore: auditBefore, limit: limit)
     }
+
+    func user(name: String) async throws(StoreError) -> UserRecord? {
+        try check()
+        return await base.user(name: name)
+    }
 }

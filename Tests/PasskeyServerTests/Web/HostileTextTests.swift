@@ -117,7 +117,7 @@ struct HostileTextTests {
             #expect(named.status == .badRequest, "refused, or shown: nothing else")
         }
         let credential = try await api.enroll(
-            NewRegistration(userId: "\(prefix)-renamed", userName: "renamed"),
+            NewRegistration(userId: "\(prefix)-renamed", userName: "\(prefix)-renamed"),
             authenticator: &phones.1
         )
         let rename = try await api.backend(.patch, Path.credential(credential.credentialId), body: ["name": text])

@@ -1,38 +1,12 @@
+import CorpusTestSupport
 import Foundation
 import WebAuthn
 
-/// The real-device conformance corpus: `$PASSKEYS_CONFORMANCE_DIR`, or `../shared/conformance` beside the
-/// package. It is data kept outside this repository; the tests that need it are skipped when it is absent.
+/// Cases of the real-device conformance corpus (``ConformanceCorpus``), as the command's tests use them.
 enum Corpus {
-    static let directory: URL? = {
-        let fileManager = FileManager.default
-        if let path = ProcessInfo.processInfo.environment["PASSKEYS_CONFORMANCE_DIR"], !path.isEmpty {
-            return fileManager.fileExists(atPath: path + "/cases") ? URL(fileURLWithPath: path) : nil
-        }
-        // This file is Tests/PasskeysCommandLineTests/Support/Corpus.swift.
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let sibling = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/conformance")
-        return fileManager.fileExists(atPath: sibling.path + "/cases") ? sibling : nil
-    }()
-
-    static var isAvailable: Bool { directory != nil }
-
-    /// The path of a file in the corpus, such as `roots/apple-webauthn-root-ca.pem`.
-    static func path(_ relativePath: String) throws -> String {
-        guard let directory else { throw CocoaError(.fileNoSuchFile) }
-        return directory.appendingPathComponent(relativePath).path
-    }
-
     /// The case whose file name starts with `number` (such as "004").
     static func load(_ number: String) throws -> CorpusCase {
-        let cases = try path("cases")
-        let names = try FileManager.default.contentsOfDirectory(atPath: cases)
-        guard let name = names.first(where: { $0.hasPrefix(number + "-") && $0.hasSuffix(".json") }) else {
-            throw CocoaError(.fileNoSuchFile)
-        }
-        let data = try Data(contentsOf: URL(fileURLWithPath: cases).appendingPathComponent(name))
+        let data = try ConformanceCorpus.data("cases/" + ConformanceCorpus.caseFile(number))
         var testCase = try JSONDecoder().decode(CorpusCase.self, from: data)
         // The response exactly as recorded (numbers stay integers).
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]

@@ -1,3 +1,4 @@
+import CorpusTestSupport
 import Crypto
 import Foundation
 import SwiftASN1
@@ -5,30 +6,8 @@ import X509
 
 @testable import WebAuthn
 
-/// The real-device conformance corpus (`cases/*.json`, `roots/*.pem`), shared by the Android tests.
-///
-/// Located by the environment variable `PASSKEYS_CONFORMANCE_DIR`, else at `../shared/conformance`
-/// relative to the package root. When it is missing, the tests that need it are skipped.
+/// The Android cases of the real-device conformance corpus (``ConformanceCorpus``), decoded for the Android tests.
 enum AndroidConformanceCorpus {
-    static let directory: URL? = {
-        let fileManager = FileManager.default
-        if let configured = ProcessInfo.processInfo.environment["PASSKEYS_CONFORMANCE_DIR"], !configured.isEmpty {
-            let url = URL(fileURLWithPath: configured, isDirectory: true)
-            return fileManager.fileExists(atPath: url.appendingPathComponent("cases").path) ? url : nil
-        }
-        // This file is <package>/Tests/WebAuthnTests/AndroidKey/AndroidConformanceCorpus.swift.
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let fallback = packageRoot.deletingLastPathComponent().appendingPathComponent(
-            "shared/conformance",
-            isDirectory: true
-        )
-        return fileManager.fileExists(atPath: fallback.appendingPathComponent("cases").path) ? fallback : nil
-    }()
-
-    static var isAvailable: Bool { directory != nil }
-
     struct Case {
         let fileName: String
         let attestationObject: [UInt8]
@@ -71,13 +50,8 @@ enum AndroidConformanceCorpus {
 
     /// The case whose file name starts with `number` (for example `"066"`).
     static func load(_ number: String) throws -> Case {
-        guard let directory else { throw CorpusError("the conformance corpus is not available") }
-        let casesDirectory = directory.appendingPathComponent("cases", isDirectory: true)
-        let names = try FileManager.default.contentsOfDirectory(atPath: casesDirectory.path)
-        guard let name = names.filter({ $0.hasPrefix("\(number)-") && $0.hasSuffix(".json") }).sorted().first else {
-            throw CorpusError("no case \(number) in \(casesDirectory.lastPathComponent)")
-        }
-        let data = try Data(contentsOf: casesDirectory.appendingPathComponent(name))
+        let name = try ConformanceCorpus.caseFile(number)
+        let data = try ConformanceCorpus.data("cases/" + name)
         guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             let response = (json["response"] as? [String: Any])?["response"] as? [String: Any],
             let attestationObject = response["attestationObject"] as? String,
@@ -110,8 +84,6 @@ enum AndroidConformanceCorpus {
 
     /// A PEM certificate from `roots/`.
     static func root(_ path: String) throws -> Certificate {
-        guard let directory else { throw CorpusError("the conformance corpus is not available") }
-        let pem = try String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8)
-        return try Certificate(pemEncoded: pem)
+        try Certificate(pemEncoded: String(decoding: ConformanceCorpus.data(path), as: UTF8.self))
     }
 }

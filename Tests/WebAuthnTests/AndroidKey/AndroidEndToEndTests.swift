@@ -1,3 +1,4 @@
+import CorpusTestSupport
 import Foundation
 import Testing
 import X509
@@ -6,11 +7,11 @@ import X509
 
 /// The Android corpus cases through the whole attestation step (§7.1 steps 21–23): the format verifier,
 /// then trust evaluation against the roots the source test used, at the case's verifyAt.
-// Skipped when the corpus is absent: set PASSKEYS_CONFORMANCE_DIR or place it at ../shared/conformance.
+// Skipped when the corpus is absent (unless PASSKEYS_REQUIRE_CONFORMANCE=1): see ConformanceCorpus.
 @Suite(
     .enabled(
-        if: AndroidConformanceCorpus.isAvailable,
-        "conformance corpus not found (set PASSKEYS_CONFORMANCE_DIR); skipped"
+        if: ConformanceCorpus.shouldRun,
+        Comment(rawValue: ConformanceCorpus.skipReason)
     )
 )
 struct AndroidEndToEndTests {

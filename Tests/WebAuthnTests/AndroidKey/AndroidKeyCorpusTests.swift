@@ -1,3 +1,4 @@
+import CorpusTestSupport
 import Foundation
 import Testing
 import X509
@@ -5,11 +6,11 @@ import X509
 @testable import WebAuthn
 
 /// android-key attestation (§8.4) against real-device responses from the conformance corpus.
-// Skipped when the corpus is absent: set PASSKEYS_CONFORMANCE_DIR or place it at ../shared/conformance.
+// Skipped when the corpus is absent (unless PASSKEYS_REQUIRE_CONFORMANCE=1): see ConformanceCorpus.
 @Suite(
     .enabled(
-        if: AndroidConformanceCorpus.isAvailable,
-        "conformance corpus not found (set PASSKEYS_CONFORMANCE_DIR); skipped"
+        if: ConformanceCorpus.shouldRun,
+        Comment(rawValue: ConformanceCorpus.skipReason)
     )
 )
 struct AndroidKeyCorpusTests {

@@ -1,3 +1,4 @@
+import CorpusTestSupport
 import Foundation
 import Testing
 import X509
@@ -6,11 +7,11 @@ import X509
 
 /// android-safetynet attestation (§8.5) against real responses from the conformance corpus.
 /// Cases 024 and 087 are marked skip in the corpus and are not run.
-// Skipped when the corpus is absent: set PASSKEYS_CONFORMANCE_DIR or place it at ../shared/conformance.
+// Skipped when the corpus is absent (unless PASSKEYS_REQUIRE_CONFORMANCE=1): see ConformanceCorpus.
 @Suite(
     .enabled(
-        if: AndroidConformanceCorpus.isAvailable,
-        "conformance corpus not found (set PASSKEYS_CONFORMANCE_DIR); skipped"
+        if: ConformanceCorpus.shouldRun,
+        Comment(rawValue: ConformanceCorpus.skipReason)
     )
 )
 struct AndroidSafetyNetCorpusTests {

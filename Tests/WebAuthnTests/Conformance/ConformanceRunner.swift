@@ -1,3 +1,4 @@
+import CorpusTestSupport
 import Foundation
 import SwiftASN1
 import Testing

@@ -1,3 +1,4 @@
+import CorpusTestSupport
 import Testing
 
 @testable import WebAuthn
@@ -5,7 +6,7 @@ import Testing
 /// The real-device corpus (`shared/conformance`): every case not marked `skip` gives its expected outcome, and
 /// every expected failure fails for its pinned reason. Skipped when the corpus is absent (it lives outside this
 /// repository; set PASSKEYS_CONFORMANCE_DIR) unless it is required (PASSKEYS_REQUIRE_CONFORMANCE=1).
-@Suite(.enabled(if: ConformanceCorpus.shouldRun, "the conformance corpus is absent: set PASSKEYS_CONFORMANCE_DIR"))
+@Suite(.enabled(if: ConformanceCorpus.shouldRun, Comment(rawValue: ConformanceCorpus.skipReason)))
 struct ConformanceTests {
     @Test("every case of the corpus is read: as many as its README states")
     func allCasesRead() throws {

@@ -1,3 +1,4 @@
+import CorpusTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// Deterministic mutations of the real-device conformance corpus: bit flips, truncations and byte insertions
 /// in clientDataJSON, authenticatorData, signature and attestationObject. Verification must never crash and
 /// must throw only `WebAuthnError`; a mutated signed field of an authentication must always be rejected.
-@Suite(.enabled(if: ConformanceCorpus.isAvailable, "the conformance corpus is absent: set PASSKEYS_CONFORMANCE_DIR"))
+@Suite(.enabled(if: ConformanceCorpus.shouldRun, Comment(rawValue: ConformanceCorpus.skipReason)))
 struct CorpusMutationTests {
     static let mutationsPerField = 16
     static let fields = ["clientDataJSON", "authenticatorData", "signature", "attestationObject"]

@@ -1,36 +1,16 @@
+import CorpusTestSupport
 import Crypto
 import Foundation
 import Testing
 
 @testable import WebAuthn
 
-/// The real-device conformance corpus (cases/*.json): `$PASSKEYS_CONFORMANCE_DIR`, or else
-/// `../shared/conformance` beside the package root. Tests that need it are disabled, and say so, when it is absent.
+/// The TPM registration cases of the real-device conformance corpus (``ConformanceCorpus``).
 enum TPMConformanceCorpus {
-    static let directory: URL = {
-        if let path = ProcessInfo.processInfo.environment["PASSKEYS_CONFORMANCE_DIR"], !path.isEmpty {
-            return URL(fileURLWithPath: path, isDirectory: true)
-        }
-        // This file is <package root>/Tests/WebAuthnTests/TPM/TPMConformanceCorpus.swift.
-        var packageRoot = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { packageRoot.deleteLastPathComponent() }
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/conformance", isDirectory: true)
-    }()
-
-    static var casesDirectory: URL { directory.appendingPathComponent("cases", isDirectory: true) }
-
-    static let isAvailable = FileManager.default.fileExists(atPath: casesDirectory.path)
-
-    static let unavailableComment: Comment =
-        "Skipped: the conformance corpus was not found; set PASSKEYS_CONFORMANCE_DIR or place it at ../shared/conformance."
-
     /// The TPM registration cases: files named `NNN-<lib>-tpm-<name>.json` whose ceremony is a registration and
     /// that are not marked `skip`.
     static let tpmCaseNames: [String] = {
-        guard isAvailable, let files = try? FileManager.default.contentsOfDirectory(atPath: casesDirectory.path) else {
-            return []
-        }
-        return files.filter { $0.hasSuffix(".json") && $0.contains("-tpm-") }.sorted().filter { name in
+        ConformanceCorpus.caseFiles().filter { $0.hasSuffix(".json") && $0.contains("-tpm-") }.sorted().filter { name in
             guard let json = try? TPMCorpusCase.json(named: name) else { return true }  // let the test report it
             return json["ceremony"] as? String == "registration" && json["skip"] == nil
         }
@@ -65,8 +45,7 @@ struct TPMCorpusCase {
     }
 
     static func json(named name: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: TPMConformanceCorpus.casesDirectory.appendingPathComponent(name))
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        try ConformanceCorpus.json(name)
     }
 
     var number: String { String(name.prefix(3)) }

@@ -1,3 +1,4 @@
+import CorpusTestSupport
 import Testing
 
 @testable import WebAuthn
@@ -7,7 +8,7 @@ import Testing
 /// these tests are skipped, saying so, when it is not found.
 @Suite(
     "TPM attestation: conformance corpus",
-    .enabled(if: TPMConformanceCorpus.isAvailable, TPMConformanceCorpus.unavailableComment)
+    .enabled(if: ConformanceCorpus.shouldRun, Comment(rawValue: ConformanceCorpus.skipReason))
 )
 struct TPMConformanceTests {
     @Test("The corpus holds the 17 TPM registration cases, and only 079 is expected to fail")

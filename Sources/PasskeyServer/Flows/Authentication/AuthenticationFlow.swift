@@ -267,7 +267,7 @@ extension PasskeyService {
                 by: caller,
                 userID: flow.userID,
                 subject: flow.id,
-                details: ["code": error.code]
+                details: ["code": error.code.rawValue]
             )
             let credentialLimit = FailureLimit.failedAssertions(
                 credentialID: request.credential.rawId.bytes,

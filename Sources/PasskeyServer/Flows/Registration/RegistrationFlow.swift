@@ -37,15 +37,20 @@ extension PasskeyService {
 
         let time = now()
         let user = try await storage {
-            try await store.createUserIfAbsent(
-                UserRecord(
-                    id: request.userId,
-                    handle: Secrets.randomBytes(32),
-                    name: userName,
-                    displayName: displayName,
-                    createdAt: time
+            do {
+                return try await store.createUserIfAbsent(
+                    UserRecord(
+                        id: request.userId,
+                        handle: Secrets.randomBytes(32),
+                        name: userName,
+                        displayName: displayName,
+                        createdAt: time
+                    )
                 )
-            )
+            } catch let error as StoreError where error.code == .nameTaken {
+                // User names are unique: this one is another user's (another userId).
+                throw APIError.userNameTaken
+            }
         }
         let token = Secrets.token(prefix: "pkc_")
         let flowID = Secrets.identifier(prefix: "reg_")
@@ -134,7 +139,8 @@ extension PasskeyService {
         }
     }
 
-    /// Completes the registration of `flow`, which ``authorizeClient(flowID:token:kind:)`` returned for this request.
+    /// Completes the registration of `flow`, which ``authorizeClient(flowID:token:kind:)`` returned for this request:
+    /// the steps of WebAuthn §7.1 that need the relying party's state are here, the others in `RegistrationCeremony`.
     func completeRegistration(
         flow: FlowRecord,
         request: CompleteRegistrationRequest,
@@ -146,46 +152,23 @@ extension PasskeyService {
         }
         guard let userID = flow.userID else { throw APIError.registrationAttemptExpired }
         let run = state.identityVerification == true ? try await approvedWorkflowRun(flowID: flow.id) : nil
+        // The challenge is used once (§13.4.3): consumed before the response is verified against it.
         let challenge = try await consumeChallenge(
             flow,
             clientDataJSON: request.credential.response.clientDataJSON.bytes
         )
-
-        let registration: VerifiedRegistration
-        do throws(WebAuthnError) {
-            registration = try await RegistrationCeremony(
-                challenge: challenge,
-                relyingPartyID: configuration.rpId,
-                origins: origins,
-                userVerification: configuration.policy.userVerification,
-                allowedAlgorithms: configuration.policy.algorithms.map(COSEAlgorithmIdentifier.init(rawValue:)),
-                attestation: attestationPolicy,
-                allowBackupEligible: configuration.policy.allowSyncedCredentials
-            ).verify(request.credential, at: now())
-        } catch {
-            await markFailed(flow)
-            metrics.ceremony("registration", outcome: "failed")
-            if error.code == .metadataStale {
-                logger.error("FIDO metadata is stale; install a current BLOB", metadata: ["reason": "\(error.reason)"])
-            }
-            let apiError = APIError(error)
-            await audit(
-                "registration.failed",
-                by: caller,
-                userID: userID,
-                subject: flow.id,
-                details: ["code": apiError.code]
-            )
-            throw apiError
-        }
-
+        // §7.1 steps 3–24 and 27: the response, its authenticator data and its attestation.
+        let registration = try await verifyRegistration(
+            request.credential,
+            challenge: challenge,
+            flow: flow,
+            userID: userID,
+            by: caller
+        )
         let time = now()
-        // Names are unique among live credentials only: an expired reservation's name is free again.
-        let existing = try await storage { try await store.credentials(userID: userID) }.filter { $0.isLive(at: time) }
-        let transports = registration.transports.map(\.rawValue)
         let defaultName = AuthenticatorNames.defaultName(
             aaguid: registration.aaguid.description,
-            transports: transports,
+            transports: registration.transports.map(\.rawValue),
             backupEligible: registration.backupEligible,
             metadata: metadataBLOB
         )
@@ -193,76 +176,30 @@ extension PasskeyService {
         if let requestedName {
             name = requestedName
         } else {
-            name = try CredentialName(Self.uniqueDefaultName(defaultName, taken: Set(existing.map(\.nameKey))))
+            name = try await freeDefaultName(defaultName, userID: userID, at: time)
         }
-        var row = CredentialRecordRow(
-            id: registration.credentialID,
+        // §7.1 step 26: the credential record.
+        var row = credentialRecord(
+            registration,
+            name: name,
+            state: state,
+            flow: flow,
             userID: userID,
-            publicKey: registration.credentialPublicKey.cborRepresentation,
-            algorithm: registration.credentialPublicKey.algorithm.rawValue,
-            signCount: registration.signCount,
-            aaguid: registration.aaguid.description,
-            attestationFormat: registration.attestation.format.rawValue,
-            attestationType: registration.attestation.type.rawValue,
-            attestationTrusted: registration.attestation.trusted,
-            transports: transports,
-            backupEligible: registration.backupEligible,
-            backupState: registration.backupState,
-            userVerified: registration.userVerified,
-            name: name.value,
-            nameKey: name.key,
-            status: state.explicitFinalize ? .reserved : .active,
-            reservedUntil: state.explicitFinalize ? expiry(configuration.expiries.reservation) : nil,
-            flowID: flow.id,
-            createdAt: time,
-            workflowRunID: run?.id
+            run: run,
+            at: time
         )
         var completed = state
         completed.credentialID = Base64URL.encode(row.id)
-        let completedPayload = try Self.encodePayload(completed)
-        var retries = 0
-        while true {
-            do throws(StoreError) {
-                // A sign-up is the user's first passkey: with one live already, the store refuses it atomically.
-                try await store.insertCredential(
-                    row,
-                    maximumActive: state.newAccount == true ? 1 : configuration.policy.maxCredentialsPerUser,
-                    flowID: flow.id,
-                    flowUpdate: FlowUpdate(status: .completed, payload: completedPayload),
-                    at: time
-                )
-                break
-            } catch let error
-                where error.code == .nameTaken && requestedName == nil
-                && retries < configuration.policy.maxCredentialsPerUser
-            {
-                // A concurrent registration of this user took the default name: take the next free one.
-                retries += 1
-                let taken = try await storage { try await store.credentials(userID: userID) }.filter {
-                    $0.isLive(at: time)
-                }
-                let next = try CredentialName(Self.uniqueDefaultName(defaultName, taken: Set(taken.map(\.nameKey))))
-                (row.name, row.nameKey) = (next.value, next.key)
-            } catch {
-                await markFailed(flow)
-                let apiError: APIError
-                switch error.code {
-                case .credentialExists: apiError = .credentialAlreadyRegistered
-                case .limitReached: apiError = state.newAccount == true ? .userNameTaken : .maxCredentialsReached
-                case .nameTaken: apiError = .credentialNameDuplicate
-                case .unavailable: apiError = .storageUnavailable
-                default: apiError = .unexpected
-                }
-                await audit(
-                    "registration.failed",
-                    by: caller,
-                    userID: userID,
-                    subject: flow.id,
-                    details: ["code": apiError.code]
-                )
-                throw apiError
-            }
-        }
+        // §7.1 step 25 (the credential id is not registered yet) and the store's limits, in one atomic insert.
+        try await insertRegisteredCredential(
+            &row,
+            state: state,
+            completedPayload: try Self.encodePayload(completed),
+            defaultName: requestedName == nil ? defaultName : nil,
+            flow: flow,
+            by: caller,
+            at: time
+        )
         metrics.ceremony("registration", outcome: "succeeded")
         await audit(
             "registration.completed",

@@ -38,13 +38,16 @@ extension PasskeyService {
     ///     the case of ASCII letters only. Nil or empty lists everyone.
     ///   - after: The previous page's ``UserPage/nextCursor``; nil for the first page.
     ///   - limit: The most users to return, 1 to 100; nil for 20.
+    ///   - userName: Only the user whose name is exactly this (see ``users(named:)``); the other parameters are
+    ///     checked as always, and then ignored.
     /// - Throws: `INVALID_REQUEST` when `query` is longer than 128 characters or holds a control character, `after`
     ///   is not a cursor (a user id), or `limit` is out of range; `SERVICE_UNAVAILABLE` when the store cannot be
     ///   reached.
     public func users(
         matching query: String? = nil,
         after: String? = nil,
-        limit: Int? = nil
+        limit: Int? = nil,
+        userName: String? = nil
     ) async throws(APIError) -> UserPage {
         let size = limit ?? Self.defaultUserPageSize
         guard (1...Self.maximumUserPageSize).contains(size) else { throw Self.userPageSizeError }
@@ -64,6 +67,7 @@ extension PasskeyService {
                 throw APIError.invalidRequest("after must be a cursor returned as nextCursor.")
             }
         }
+        if let userName { return try await users(named: userName) }
         let summaries = try await storage { try await store.users(matching: query, after: after, limit: size + 1) }
         let page = summaries.prefix(size).map {
             UserEntry(

@@ -52,6 +52,12 @@ extension WebPages {
             try await endpoint(request, context) { call throws(APIError) in
                 let body = try await decode(SignUpRequest.self, call)
                 let name = try Self.userName(body.userName)
+                // User names are unique per relying party: a name the backend API (or the CLI) gave is taken.
+                if let holder = try await service.storage({ try await service.store.user(name: name) }),
+                    !Self.isDemoUser(holder)
+                {
+                    throw APIError.userNameTaken
+                }
                 let userID = Self.userID(forName: name)
                 if try await service.storage({ try await service.store.credentials(userID: userID) })
                     .contains(where: { $0.isLive(at: call.now) })
@@ -78,11 +84,13 @@ extension WebPages {
         router.post("/demo/sign-in") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
                 let body = try await decode(SignInRequest.self, call)
-                let userID = try Self.nonEmpty(body.userName).map { name throws(APIError) in
-                    Self.userID(forName: try Self.userName(name))
-                }
-                if let userID, try await service.storage({ try await service.store.user(id: userID) }) == nil {
-                    throw APIError.notFound("No account has this user name; check it, or sign up.")
+                // One lookup by user name, whoever created the user.
+                var userID: String?
+                if let name = try Self.nonEmpty(body.userName).map(Self.userName) {
+                    guard let user = try await service.storage({ try await service.store.user(name: name) }) else {
+                        throw APIError.notFound("No account has this user name; check it, or sign up.")
+                    }
+                    userID = user.id
                 }
                 let session = try await service.createAuthentication(
                     CreateAuthenticationRequest(userId: userID, mode: nil, action: "demo.sign-in", transaction: nil),

@@ -1,0 +1,200 @@
+public import Foundation
+public import PasskeyStorage
+import SQLiteNIO
+
+extension SQLitePasskeyStore {
+    public func credential(id: [UInt8]) async throws(StoreError) -> CredentialRecordRow? {
+        try await lease.withSession { session in try await Self.credential(session, id: id) }
+    }
+
+    public func credentials(userID: String) async throws(StoreError) -> [CredentialRecordRow] {
+        try await lease.withSession { session in
+            try await session.rows(
+                """
+                SELECT \(CredentialRows.columns) FROM credentials WHERE user_id = ? AND status != 'revoked'
+                ORDER BY created_at, id
+                """,
+                [Bind.text(userID)]
+            ).map(CredentialRows.decode)
+        }
+    }
+
+    public func renameCredential(
+        id: [UInt8],
+        name: String,
+        nameKey: String,
+        at time: Date
+    ) async throws(StoreError)
+        -> CredentialRecordRow?
+    {
+        try await lease.withTransaction { session in
+            guard var credential = try await Self.credential(session, id: id), credential.status != .revoked else {
+                return nil
+            }
+            let live = try await Self.liveCredentials(
+                session,
+                userID: credential.userID,
+                nameKey: nameKey,
+                at: time,
+                excluding: id
+            )
+            guard live.withName == 0 else {
+                throw StoreError(.nameTaken, "Another credential of this user is named '\(name)'.")
+            }
+            try await session.execute(
+                "UPDATE credentials SET name = ?, name_key = ? WHERE id = ?",
+                [Bind.text(name), Bind.text(nameKey), Bind.bytes(id)]
+            )
+            credential.name = name
+            credential.nameKey = nameKey
+            return credential
+        }
+    }
+
+    public func recordCredentialUse(
+        id: [UInt8],
+        expectedSignCount: UInt32,
+        signCount: UInt32,
+        backupState: Bool,
+        at time: Date
+    ) async throws(StoreError) -> CredentialRecordRow? {
+        // One conditional UPDATE, which takes the write lock before it reads the row: of racing uses with the same
+        // expected counter, and of a use racing a revocation, the first to write wins and the others match no row.
+        try await lease.withSession { session in
+            try await session.rows(
+                """
+                UPDATE credentials SET sign_count = ?, backup_state = ?, last_used_at = ?
+                WHERE id = ? AND status = 'active' AND sign_count = ?
+                RETURNING \(CredentialRows.columns)
+                """,
+                [
+                    Bind.integer(Int64(signCount)), Bind.bool(backupState), Bind.date(time), Bind.bytes(id),
+                    Bind.integer(Int64(expectedSignCount)),
+                ]
+            ).first.map(CredentialRows.decode)
+        }
+    }
+
+    public func revokeCredential(id: [UInt8], at time: Date) async throws(StoreError) -> CredentialRecordRow? {
+        // One conditional UPDATE: of two racing revocations, one returns the row.
+        try await lease.withSession { session in
+            try await session.rows(
+                """
+                UPDATE credentials SET status = 'revoked', revoked_at = ? WHERE id = ? AND status != 'revoked'
+                RETURNING \(CredentialRows.columns)
+                """,
+                [Bind.date(time), Bind.bytes(id)]
+            ).first.map(CredentialRows.decode)
+        }
+    }
+
+    public func insertCredential(
+        _ credential: CredentialRecordRow,
+        maximumActive: Int,
+        flowID: String,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) async throws(StoreError) {
+        let binds = try CredentialRows.binds(credential)
+        try await lease.withTransaction { session in
+            // A reservation that expired without being settled no longer holds its id: the new credential
+            // replaces it. Both happen in this transaction, or neither.
+            try await session.execute(
+                """
+                DELETE FROM credentials
+                WHERE id = ? AND status = 'reserved' AND (reserved_until IS NULL OR reserved_until <= ?)
+                """,
+                [Bind.bytes(credential.id), Bind.date(time)]
+            )
+            guard try await Self.credential(session, id: credential.id) == nil else {
+                throw StoreError(.credentialExists, "This credential is registered already.")
+            }
+            let live = try await Self.liveCredentials(
+                session,
+                userID: credential.userID,
+                nameKey: credential.nameKey,
+                at: time
+            )
+            guard live.count < maximumActive else {
+                throw StoreError(.limitReached, "The user has \(live.count) credentials, the maximum.")
+            }
+            guard live.withName == 0 else {
+                throw StoreError(.nameTaken, "Another credential of this user is named '\(credential.name)'.")
+            }
+            guard let flow = try await Self.flow(session, id: flowID) else {
+                throw StoreError(.notFound, "No flow \(flowID).")
+            }
+            guard try await Self.user(session, where: "id = ?", Bind.text(credential.userID)) != nil else {
+                throw StoreError(.notFound, "No user \(credential.userID) for the credential.")
+            }
+            try await session.execute(
+                "INSERT INTO credentials (\(CredentialRows.columns)) VALUES (\(CredentialRows.placeholders))",
+                binds
+            )
+            try await Self.write(session, flowUpdate.applied(to: flow, at: time))
+        }
+    }
+
+    public func settleReservation(
+        flowID: String,
+        finalize: Bool,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) async throws(StoreError)
+        -> CredentialRecordRow?
+    {
+        try await lease.withTransaction { session in
+            let reserved = try await session.rows(
+                """
+                SELECT \(CredentialRows.columns) FROM credentials
+                WHERE flow_id = ? AND status = 'reserved' AND reserved_until > ? ORDER BY rowid LIMIT 1
+                """,
+                [Bind.text(flowID), Bind.date(time)]
+            )
+            guard var credential = try reserved.first.map(CredentialRows.decode), credential.isLive(at: time),
+                let flow = try await Self.flow(session, id: flowID)
+            else { return nil }
+            if finalize {
+                try await session.execute(
+                    "UPDATE credentials SET status = 'active', reserved_until = NULL WHERE id = ?",
+                    [Bind.bytes(credential.id)]
+                )
+                credential.status = .active
+                credential.reservedUntil = nil
+            } else {
+                try await session.execute("DELETE FROM credentials WHERE id = ?", [Bind.bytes(credential.id)])
+            }
+            try await Self.write(session, flowUpdate.applied(to: flow, at: time))
+            return credential
+        }
+    }
+
+    static func credential(_ session: Session, id: [UInt8]) async throws -> CredentialRecordRow? {
+        try await session.rows("SELECT \(CredentialRows.columns) FROM credentials WHERE id = ?", [Bind.bytes(id)])
+            .first.map(CredentialRows.decode)
+    }
+
+    /// How many of the user's credentials are live at `time` (active, or reserved until after `time`), and how
+    /// many of those have the name key; `excluding` one credential.
+    static func liveCredentials(
+        _ session: Session,
+        userID: String,
+        nameKey: String,
+        at time: Date,
+        excluding excluded: [UInt8]? = nil
+    ) async throws -> (count: Int, withName: Int) {
+        let rows = try await session.rows(
+            """
+            SELECT count(*) AS live, coalesce(sum(name_key = ?), 0) AS with_name FROM credentials
+            WHERE user_id = ? AND (status = 'active' OR (status = 'reserved' AND reserved_until > ?))
+            AND (? IS NULL OR id != ?)
+            """,
+            [Bind.text(nameKey), Bind.text(userID), Bind.date(time), Bind.bytes(excluded), Bind.bytes(excluded)]
+        )
+        guard let row = rows.first else {
+            throw StoreError(.corrupt, "The database returned no count of the user's credentials.")
+        }
+        let reader = RowReader(row: row, table: "credentials")
+        return (try reader.int("live"), try reader.int("with_name"))
+    }
+}
