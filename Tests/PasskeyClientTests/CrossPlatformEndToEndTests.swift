@@ -178,3 +178,36 @@ struct CrossPlatformEndToEndTests {
         }
     }
 }
+
+extension CrossPlatformEndToEndTests {
+    @Test("the guide's example approves a handed-off step-up: the number asked once, the text shown once")
+    func guideExample() async throws {
+        try await LiveServer.run { server in
+            let client = try server.client(ScriptableAuthenticator())
+            try await EndToEndTests.enroll(client, server, userId: "eli")
+            let session = try await server.backend.createAuthentication(
+                userId: "eli",
+                mode: "stepUp",
+                transaction: "Send 5 € to Fay"
+            )
+            let handoff = try await server.backend.createHandoff(sessionId: session.biometricPasskeySessionId)
+            let asked = Mutex<[Int]>([])
+            let shown = Mutex<[String]>([])
+            let approved = try await approveOnPhone(
+                client: client,
+                link: handoff.deepLink,
+                askForNumber: { wrongSoFar in
+                    asked.withLock { $0.append(wrongSoFar) }
+                    return handoff.verificationCode
+                },
+                ask: { text in
+                    shown.withLock { $0.append(text) }
+                    return true
+                }
+            )
+            #expect(approved == handoff.crossPlatformSessionId)
+            #expect(asked.withLock { $0 } == [0])
+            #expect(shown.withLock { $0 } == ["Send 5 € to Fay"])
+        }
+    }
+}
