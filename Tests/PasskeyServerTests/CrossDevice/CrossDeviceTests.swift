@@ -71,10 +71,12 @@ struct CrossDeviceTests {
         }
     }
 
-    @Test("a step-up's transaction reaches the phone, and its identity verification runs on the phone")
-    func stepUpWithIdentityVerification() async throws {
-        let server = try TestServer(configure: IdentityVerifiedEnrollmentTests.simulated)
-        try await server.withAPI { api in
+    @Test(
+        "a step-up's transaction reaches the phone, and its identity verification runs on the phone",
+        arguments: StoreKind.available
+    )
+    func stepUpWithIdentityVerification(kind: StoreKind) async throws {
+        try await kind.withLiveServer(configure: IdentityVerifiedEnrollmentTests.simulated) { _, api in
             var phone = TestAuthenticator()
             let (session, handoff) = try await api.handedOffSession(
                 "bea",
@@ -129,10 +131,9 @@ struct CrossDeviceTests {
         }
     }
 
-    @Test("one handoff per session, and only before its options were issued")
-    func handoffRefusals() async throws {
-        let server = try TestServer()
-        try await server.withAPI { api in
+    @Test("one handoff per session, and only before its options were issued", arguments: StoreKind.available)
+    func handoffRefusals(kind: StoreKind) async throws {
+        try await kind.withLiveServer { server, api in
             var phone = TestAuthenticator()
             let (session, _) = try await api.handedOffSession("cleo", phone: &phone)
             expectError(try await api.handoff(session), "HANDOFF_ALREADY_CREATED", .conflict)
@@ -154,10 +155,12 @@ struct CrossDeviceTests {
         }
     }
 
-    @Test("a handoff token is claimed once: unknown, claimed and expired tokens are told apart")
-    func claims() async throws {
-        let server = try TestServer()
-        try await server.withAPI { api in
+    @Test(
+        "a handoff token is claimed once: unknown, claimed and expired tokens are told apart",
+        arguments: StoreKind.available
+    )
+    func claims(kind: StoreKind) async throws {
+        try await kind.withLiveServer { server, api in
             var phone = TestAuthenticator()
             let (_, handoff) = try await api.handedOffSession("dora", phone: &phone)
             #expect(try await api.resume(handoff.handoffToken).status == .ok)
@@ -222,10 +225,12 @@ struct CrossDeviceTests {
         }
     }
 
-    @Test("the person says it was not them: the first device reads rejected, and a late approval is not redeemed")
-    func rejection() async throws {
-        let server = try TestServer()
-        try await server.withAPI { api in
+    @Test(
+        "the person says it was not them: the first device reads rejected, and a late approval is not redeemed",
+        arguments: StoreKind.available
+    )
+    func rejection(kind: StoreKind) async throws {
+        try await kind.withLiveServer { server, api in
             var phone = TestAuthenticator()
             let (session, handoff) = try await api.handedOffSession("gus", phone: &phone)
             let resumed = try await api.resume(handoff.handoffToken).expect(.ok, ResumedHandoff.self)
@@ -249,10 +254,9 @@ struct CrossDeviceTests {
         }
     }
 
-    @Test("status, confirm and reject need their own tokens, and say nothing to others")
-    func tokens() async throws {
-        let server = try TestServer()
-        try await server.withAPI { api in
+    @Test("status, confirm and reject need their own tokens, and say nothing to others", arguments: StoreKind.available)
+    func tokens(kind: StoreKind) async throws {
+        try await kind.withLiveServer { server, api in
             var phone = TestAuthenticator()
             let (session, handoff) = try await api.handedOffSession("hal", phone: &phone)
             let status = "/v1/client/cross-platform/\(handoff.crossPlatformSessionId)/status"
@@ -301,6 +305,23 @@ struct CrossDeviceTests {
             _ = try await api.completeSignIn(resumed.session, api.assertion(request, authenticator: &phone))
             #expect(try await stream.next() == "approved")
             #expect(try await stream.next() == nil, "the stream ends after a final status")
+        }
+    }
+}
+
+extension CrossDeviceTests {
+    @Test("failed claims from one address are limited; a successful claim is not counted")
+    func claimLimit() async throws {
+        let server = try TestServer { $0.limits.failedAssertionsPerIP = 3 }
+        try await server.withAPI { api in
+            var phone = TestAuthenticator()
+            let (_, handoff) = try await api.handedOffSession("jo", phone: &phone)
+            #expect(try await api.resume(handoff.handoffToken).status == .ok)
+            for _ in 0..<3 { expectError(try await api.resume("pkh_guess"), "HANDOFF_TOKEN_INVALID", .notFound) }
+            let (_, next) = try await api.handedOffSession("jo", phone: &phone, enrolled: true)
+            let limited = try await api.resume(next.handoffToken)
+            expectError(limited, "RATE_LIMITED", .tooManyRequests, retryable: true)
+            #expect(limited.headers[.retryAfter] != nil)
         }
     }
 }
