@@ -118,6 +118,7 @@ extension ServerConfiguration {
             ("requestHeaderTimeoutSeconds", limits.requestHeaderTimeoutSeconds, 300),
             ("requestBodyTimeoutSeconds", limits.requestBodyTimeoutSeconds, 3_600),
             ("maxConnections", limits.maxConnections, 1_000_000),
+            ("maxEventStreams", limits.maxEventStreams, 1_000_000),
         ]
         for (name, value, maximum) in rates where !(1...maximum).contains(value) {
             throw ConfigurationError(field: "limits.\(name)", "must be 1 to \(maximum)")

@@ -148,6 +148,9 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         /// The most connections open at once; further clients wait in the listen queue. At start it is lowered to
         /// what the process's file-descriptor limit leaves room for (see ``ConnectionLimits``).
         public var maxConnections = 10_000
+        /// The most handoff status streams (`…/events`) open at once in a process; a stream past it ends after its
+        /// first event, and its client polls `…/status` instead.
+        public var maxEventStreams = 1000
         public init() {}
     }
 

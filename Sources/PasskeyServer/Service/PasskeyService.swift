@@ -18,6 +18,8 @@ public struct PasskeyService: Sendable {
     let attestationPolicy: AttestationPolicy
     /// The client API's request rate per client address, counted in this process only.
     let clientRequestLimiter = RateLimiter()
+    /// The handoff status streams open in this process (`limits.maxEventStreams`).
+    let eventStreams = EventStreamGate()
     /// The proxies whose `X-Forwarded-For` entries are believed.
     let trustedProxies: TrustedProxies
     /// Where identity-verification runs are created (`identityVerification.provider`).

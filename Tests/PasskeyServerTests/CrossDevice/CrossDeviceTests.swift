@@ -325,3 +325,24 @@ extension CrossDeviceTests {
         }
     }
 }
+
+extension CrossDeviceTests {
+    @Test("past limits.maxEventStreams a stream ends after its first event; the one open keeps streaming")
+    func streamLimit() async throws {
+        let server = try TestServer { $0.limits.maxEventStreams = 1 }
+        try await server.withLiveAPI { api in
+            var phone = TestAuthenticator()
+            let (_, handoff) = try await api.handedOffSession("kim", phone: &phone)
+            let port = try #require(api.client.port)
+            let open = try HandoffEventStream(port: port, handoff: handoff)
+            #expect(try await open.next() == "pending")
+            // The first stream holds the one place once its first event is out.
+            try await Task.sleep(for: .milliseconds(200))
+            let refused = try HandoffEventStream(port: port, handoff: handoff)
+            #expect(try await refused.next() == "pending")
+            #expect(try await refused.next() == nil, "a stream past the limit ends")
+            _ = try await api.resume(handoff.handoffToken).expect(.ok, ResumedHandoff.self)
+            #expect(try await open.next() == "claimed")
+        }
+    }
+}

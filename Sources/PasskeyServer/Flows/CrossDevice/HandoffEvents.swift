@@ -5,17 +5,25 @@ import ServiceLifecycle
 /// `GET /v1/client/cross-platform/{id}/events`: a handoff's status as server-sent events — one `status` event now and
 /// one for each change, ending after a final status (`approved`, `rejected`, `expired`), with a comment line as a
 /// heartbeat every 15 seconds. The status lives in the store, so a change made by another server process is seen:
-/// the store is read every half second.
+/// the store is read every half second. Past `limits.maxEventStreams` open streams, a stream ends after its first
+/// event (the client polls `…/status`).
 extension PasskeyService {
     static let handoffPollInterval = Duration.milliseconds(500)
     static let handoffHeartbeat = Duration.seconds(15)
 
     func handoffEvents(id: String, pollToken: String?) async throws(APIError) -> Response {
         let first = try await handoffStatus(id: id, pollToken: pollToken)
+        let gate = eventStreams
+        let limit = configuration.limits.maxEventStreams
         let body = ResponseBody { writer in
             var status = first
             var quiet = Duration.zero
             try await writer.write(Self.event(status))
+            guard gate.enter(limit: limit) else {
+                try await writer.write(ByteBuffer(string: ": too many streams open; poll the status instead\n\n"))
+                return try await writer.finish(nil)
+            }
+            defer { gate.leave() }
             // A server shutting down ends the stream; the page falls back to polling, or reconnects.
             while !status.isFinal, !Task.isShuttingDownGracefully {
                 try await Task.sleep(for: Self.handoffPollInterval)
