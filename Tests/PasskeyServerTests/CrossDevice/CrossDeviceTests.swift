@@ -346,3 +346,29 @@ extension CrossDeviceTests {
         }
     }
 }
+
+extension CrossDeviceTests {
+    @Test("crossDevice.linkBase makes the link; without it and without a web origin there is none")
+    func links() async throws {
+        let app = try TestServer { $0.crossDevice.linkBase = "myapp://approve" }
+        try await app.withAPI { api in
+            var phone = TestAuthenticator()
+            let (_, handoff) = try await api.handedOffSession("lin", phone: &phone)
+            #expect(handoff.deepLink == "myapp://approve#\(handoff.handoffToken)")
+        }
+        let appsOnly = try TestServer {
+            $0.webOrigins = []
+            $0.appleApps = [.init(teamId: "ABCDE12345", bundleId: "com.example.app")]
+        }
+        try await appsOnly.withAPI { api in
+            let session = try await api.backend(.post, "/v1/authentications", json: "{}")
+                .expect(.created, AuthenticationSession.self)
+            expectError(try await api.handoff(session), "HANDOFF_NOT_AVAILABLE", .badRequest)
+        }
+        for bad in [
+            "https://example.com/approve#x", "approve", "https://example.com/\(String(repeating: "a", count: 120))",
+        ] {
+            #expect(throws: ConfigurationError.self, "\(bad)") { try TestServer { $0.crossDevice.linkBase = bad } }
+        }
+    }
+}
