@@ -181,6 +181,28 @@ enum Migrations {
                 "CREATE INDEX workflow_runs_expires_at ON workflow_runs (expires_at)",
             ]
         ),
+        Migration(
+            version: 8,
+            description: "recovery attempts: account recovery on a new device",
+            statements: [
+                // The recovery token only as its SHA-256. An attempt goes with its user; it names its replacement
+                // registration's flow without a foreign key (attempts outlive flows). Status is the name of a
+                // RecoveryAttemptRecord.Status case, which the store checks when it reads it.
+                """
+                CREATE TABLE recovery_attempts (
+                    id text PRIMARY KEY,
+                    user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    token_hash bytea NOT NULL,
+                    status text NOT NULL,
+                    registration_flow_id text,
+                    created_at timestamptz NOT NULL,
+                    updated_at timestamptz NOT NULL,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX recovery_attempts_user ON recovery_attempts (user_id)",
+            ]
+        ),
     ]
 
     /// The newest schema version this code knows.

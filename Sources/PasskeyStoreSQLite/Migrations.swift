@@ -15,7 +15,10 @@ struct Migration: Sendable {
 /// than a microsecond). Byte strings are BLOBs, booleans INTEGER 0 or 1, lists and maps JSON text.
 /// Tables are STRICT, so a column never holds a value of another type.
 enum Migrations {
-    static let all: [Migration] = [initialSchema, limitWindows, webSessions, workflowRuns, purging]
+    static let all: [Migration] = [
+        initialSchema, limitWindows, webSessions, workflowRuns, purging,
+        recoveryAttempts,
+    ]
 
     static let initialSchema = Migration(
         version: 1,
@@ -179,6 +182,28 @@ enum Migrations {
             -- indexes, oldest first, instead of reading every row of tables that are kept for months.
             CREATE INDEX audit_events_by_time ON audit_events (time);
             CREATE INDEX workflow_runs_by_expiry ON workflow_runs (expires_at);
+            """
+    )
+
+    static let recoveryAttempts = Migration(
+        version: 7,
+        name: "recovery attempts",
+        script: """
+            -- Account recoveries on a new device: the recovery token only as its SHA-256. An attempt goes with its
+            -- user; it names its replacement registration's flow without a foreign key (attempts outlive flows).
+            -- Status is the name of a RecoveryAttemptRecord.Status case, which the store checks when it reads it.
+            CREATE TABLE recovery_attempts (
+                id TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                token_hash BLOB NOT NULL,
+                status TEXT NOT NULL,
+                registration_flow_id TEXT,
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL,
+                expires_at REAL NOT NULL
+            ) STRICT;
+
+            CREATE INDEX recovery_attempts_by_user ON recovery_attempts (user_id);
             """
     )
 }

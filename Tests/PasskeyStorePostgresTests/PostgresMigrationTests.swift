@@ -34,9 +34,16 @@ struct PostgresMigrationTests {
 
     /// Takes the schema back to version 5, as the release before purging left it.
     func dropPurgeIndexes(in schema: TestSchema) async throws {
+        try await dropRecoveryAttempts(in: schema)
         try await schema.execute("DROP INDEX audit_events_time")
         try await schema.execute("DROP INDEX workflow_runs_expires_at")
         try await schema.execute("DELETE FROM schema_migrations WHERE version = 6")
+    }
+
+    /// Takes the schema back to the release before the recovery attempts.
+    func dropRecoveryAttempts(in schema: TestSchema) async throws {
+        try await schema.execute("DROP TABLE recovery_attempts")
+        try await schema.execute("DELETE FROM schema_migrations WHERE version = 8")
     }
 
     /// Takes the schema back to version 4, as the release before the identity-verification runs left it.
@@ -53,11 +60,11 @@ struct PostgresMigrationTests {
             #expect(try await tables(in: schema).isEmpty)
             let store = try await schema.connect()
             await store.shutdown()
-            #expect(try await versions(in: schema) == Array(1...latest))
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
             #expect(
                 try await tables(in: schema) == [
                     "schema_migrations", "users", "credentials", "flows", "audit_events", "limit_windows",
-                    "web_sessions", "workflow_runs",
+                    "web_sessions", "workflow_runs", "recovery_attempts",
                 ]
             )
             #expect(try await columns(of: "credentials", in: schema).contains("workflow_run_id"))
@@ -80,7 +87,7 @@ struct PostgresMigrationTests {
             let second = try await schema.connect()
             #expect(try await second.user(id: user.id) == user)
             await second.shutdown()
-            #expect(try await versions(in: schema) == Array(1...latest))
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
         }
     }
 
@@ -108,7 +115,7 @@ struct PostgresMigrationTests {
             let counted = try await store.countLimitEvent(keyHash: Array(repeating: 1, count: 32), window: 60, at: .now)
             #expect(counted.count == 1)
             await store.shutdown()
-            #expect(try await versions(in: schema) == Array(1...latest))
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
             #expect(try await tables(in: schema).contains("limit_windows"))
         }
     }
@@ -152,7 +159,7 @@ struct PostgresMigrationTests {
             try await store.createWebSession(session)
             #expect(try await store.webSessions(userID: user.id, at: now) == [session])
             await store.shutdown()
-            #expect(try await versions(in: schema) == Array(1...latest))
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
         }
     }
 
@@ -236,8 +243,8 @@ struct PostgresMigrationTests {
             )
             #expect(try await store.credential(id: verified.id)?.workflowRunID == run.id)
             await store.shutdown()
-            #expect(try await versions(in: schema) == Array(1...latest))
-            #expect(latest == 6)
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
+            #expect(latest == 8)
         }
     }
 
@@ -257,7 +264,7 @@ struct PostgresMigrationTests {
             #expect(report == PurgeReport(auditEvents: 1))
             #expect(try await store.auditEvents(after: old.sequence - 1, limit: 10, userID: nil) == [young])
             await store.shutdown()
-            #expect(try await versions(in: schema) == Array(1...latest))
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
             let indexes = try await TestDatabase.execute(
                 "SELECT indexname::text FROM pg_indexes WHERE schemaname = '\(schema.name)'"
             ).map { try $0.decode(String.self) }
@@ -274,7 +281,7 @@ struct PostgresMigrationTests {
             }
             #expect(stores.count == 4)
             for store in stores { await store.shutdown() }
-            #expect(try await versions(in: schema) == Array(1...latest))
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
         }
     }
 

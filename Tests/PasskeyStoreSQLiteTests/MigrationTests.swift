@@ -138,7 +138,7 @@ struct MigrationTests {
             #expect(try await tables(path).contains("web_sessions") == false)
 
             try await withStore(at: path) { store in
-                #expect(store.migrationsApplied == [3, 4, 5])
+                #expect(store.migrationsApplied == Migrations.all.dropFirst(2).map(\.version))
                 #expect(try await store.user(id: user.id) == user)
                 #expect(try await store.credential(id: credential.id) == credential)
                 #expect(try await store.flow(id: flow.id) != nil)
@@ -193,7 +193,7 @@ struct MigrationTests {
             #expect(try await columns(of: "credentials", in: path).contains("workflow_run_id") == false)
 
             try await withStore(at: path) { store in
-                #expect(store.migrationsApplied == [4, 5])
+                #expect(store.migrationsApplied == Migrations.all.dropFirst(3).map(\.version))
                 #expect(try await store.user(id: user.id) == user)
                 #expect(try await store.flow(id: flow.id) != nil)
                 #expect(try await store.webSession(secretHash: session.secretHash, at: Sample.now) == session)
@@ -226,7 +226,7 @@ struct MigrationTests {
                 #expect(try await store.credential(id: verified.id)?.workflowRunID == run.id)
             }
             #expect(try await recorded(path).map(\.version) == Migrations.all.map(\.version))
-            #expect(SQLitePasskeyStore.schemaVersion == 5)
+            #expect(SQLitePasskeyStore.schemaVersion == 7)
         }
     }
 
@@ -361,6 +361,9 @@ struct MigrationTests {
             ]
         )
         #expect(Migrations.all.allSatisfy { !$0.statements.isEmpty })
-        #expect(Migrations.all.map(\.version) == Array(1...Migrations.all.count))
+        // Versions only grow; one may be missing (a number is taken by a change not in this build), and a file
+        // migrated without it gets it later (see MigratorTests).
+        let versions = Migrations.all.map(\.version)
+        #expect(versions.first == 1 && zip(versions, versions.dropFirst()).allSatisfy { $0 < $1 })
     }
 }

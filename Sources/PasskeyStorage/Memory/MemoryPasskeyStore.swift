@@ -17,6 +17,8 @@ public actor MemoryPasskeyStore: PasskeyStore {
     var webSessionsByID: [String: WebSessionRecord] = [:]
     /// By id (see `MemoryPasskeyStore+WorkflowRuns.swift`).
     var workflowRunsByID: [String: WorkflowRunRecord] = [:]
+    /// By id (see `MemoryPasskeyStore+Recovery.swift`).
+    var recoveryAttemptsByID: [String: RecoveryAttemptRecord] = [:]
 
     public init() {}
 
@@ -38,6 +40,7 @@ public actor MemoryPasskeyStore: PasskeyStore {
         flows = flows.filter { $0.value.userID != id }
         webSessionsByID = webSessionsByID.filter { $0.value.userID != id }
         workflowRunsByID = workflowRunsByID.filter { $0.value.userID != id }
+        recoveryAttemptsByID = recoveryAttemptsByID.filter { $0.value.userID != id }
         return true
     }
 

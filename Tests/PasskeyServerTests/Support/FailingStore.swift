@@ -5,7 +5,7 @@ import Synchronization
 
 /// A ``MemoryPasskeyStore`` that fails on demand, as a database that goes away or holds damaged rows would.
 final class FailingStore: PasskeyStore {
-    private let base = MemoryPasskeyStore()
+    let base = MemoryPasskeyStore()
     private let failure = Mutex<StoreError?>(nil)
     private let countFailure = Mutex<(error: StoreError?, successes: Int)>((nil, 0))
     private let releaseFailure = Mutex<StoreError?>(nil)
@@ -22,7 +22,7 @@ final class FailingStore: PasskeyStore {
         releaseFailure.withLock { $0 = releasing }
     }
 
-    private func check() throws(StoreError) {
+    func check() throws(StoreError) {
         if let error = failure.withLock({ $0 }) { throw error }
     }
 
