@@ -38,7 +38,7 @@ struct AuthorizationTests {
     func everyBackendRouteNeedsTheAPIKey(_ credential: BadCredential) async throws {
         let server = try TestServer()
         let routes = PasskeyRoutes.table(server.service).filter { $0.access == .backend }
-        #expect(routes.count == 15)
+        #expect(routes.count == 19)
         try await server.withAPI { api in
             for route in routes {
                 var headers: HTTPFields = [:]
@@ -57,12 +57,15 @@ struct AuthorizationTests {
     @Test func everyClientRouteNeedsAToken() async throws {
         let server = try TestServer()
         let routes = PasskeyRoutes.table(server.service).filter { $0.access == .client }
-        #expect(routes.count == 5)
+        #expect(routes.count == 6)
         try await server.withAPI { api in
             for route in routes {
                 for token in [nil, "pkc_unknown", TestServer.apiKey] {
                     let response = try await api.send(route.method, Self.concretePath(route.path), bearer: token)
-                    expectError(response, "UNAUTHENTICATED", .unauthorized)
+                    // A recovery's token is its own: a wrong one says so, as unknown attempts do.
+                    let code =
+                        token != nil && route.path.contains("/recovery/") ? "RECOVERY_TOKEN_INVALID" : "UNAUTHENTICATED"
+                    expectError(response, code, .unauthorized)
                 }
             }
         }
@@ -151,9 +154,11 @@ struct AuthorizationTests {
 
     @Test func publicRoutesNeedNothing() async throws {
         let server = try TestServer()
-        // The identity-verification webhook is open to the vendor but checks its signature (WebhookProviderTests).
+        // The identity-verification webhook is open to the vendor but checks its signature (WebhookProviderTests);
+        // a recovery's new device sends its token in the body (RecoveryErrorTests).
         let routes = PasskeyRoutes.table(server.service).filter {
             $0.access == .open && $0.path != "/v1/identity-verification/webhook"
+                && !$0.path.hasPrefix("/v1/client/recoveries/")
         }
         #expect(routes.count == 5)
         try await server.withAPI { api in

@@ -35,6 +35,13 @@ struct RoutingTests {
         "GET /.well-known/apple-app-site-association",
         "GET /.well-known/assetlinks.json",
         "GET /.well-known/webauthn",
+        "POST /v1/recoveries",
+        "GET /v1/recoveries/{recoveryAttemptId}",
+        "POST /v1/recoveries/{recoveryAttemptId}/finalize",
+        "POST /v1/recoveries/{recoveryAttemptId}/cancel",
+        "POST /biometric-passkey/mobile/recovery/{recoveryAttemptId}/idv/start",
+        "POST /v1/client/recoveries/{recoveryAttemptId}/registration",
+        "POST /v1/client/recoveries/{recoveryAttemptId}/complete",
     ]
 
     @Test func theRouteTableIsTheCoveredOne() throws {
@@ -44,12 +51,15 @@ struct RoutingTests {
         #expect(Set(routes) == Self.coveredRoutes)
         #expect(routes.count == Set(routes).count, "a route is listed twice")
         for route in table {
-            // The vendor's webhook is signed with its own secret (see WebhookProviderTests).
+            // The vendor's webhook is signed with its own secret (see WebhookProviderTests); a recovery's new device
+            // sends its token in the body (see RecoveryErrorTests).
             let expected: Route.Access =
-                route.path.hasPrefix("/v1/client/") || route.path.hasPrefix("/biometric-passkey/mobile/")
-                ? .client
-                : route.path == "/v1/identity-verification/webhook"
-                    ? .open : route.path.hasPrefix("/v1/") ? .backend : .open
+                route.path.hasPrefix("/v1/client/recoveries/")
+                ? .open
+                : route.path.hasPrefix("/v1/client/") || route.path.hasPrefix("/biometric-passkey/mobile/")
+                    ? .client
+                    : route.path == "/v1/identity-verification/webhook"
+                        ? .open : route.path.hasPrefix("/v1/") ? .backend : .open
             #expect(route.access == expected, "\(route.path)")
         }
     }

@@ -152,6 +152,7 @@ extension ServerConfiguration {
             )
         }
         try validateIdentityVerification()
+        try validateRecovery()
     }
 
     static func validateOrigin(

@@ -25,6 +25,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var retention: Retention
     public var web: Web
     public var identityVerification: IdentityVerification
+    public var recovery: Recovery
 
     public struct AppleApp: Sendable, Codable, Equatable {
         public var teamId: String
@@ -198,6 +199,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         retention = Retention()
         web = Web()
         identityVerification = IdentityVerification()
+        recovery = Recovery()
     }
 }
 

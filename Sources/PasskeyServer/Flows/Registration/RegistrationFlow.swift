@@ -92,11 +92,13 @@ extension PasskeyService {
         )
     }
 
+    /// - Parameter kind: `.registration`, or a recovery's replacement registration.
     func registrationOptions(
         flowID: String,
-        clientToken: String?
+        clientToken: String?,
+        kind: FlowKind = .registration
     ) async throws(APIError) -> PublicKeyOptionsResponse<PublicKeyCredentialCreationOptionsJSON> {
-        let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: .registration)
+        let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: kind)
         let state = try decodePayload(RegistrationState.self, from: flow)
         if state.identityVerification == true { _ = try await approvedWorkflowRun(flowID: flow.id) }
         guard let userID = flow.userID, let user = try await storage({ try await store.user(id: userID) }) else {
@@ -215,7 +217,7 @@ extension PasskeyService {
             reservedUntil: state.explicitFinalize ? expiry(configuration.expiries.reservation) : nil,
             flowID: flow.id,
             createdAt: time,
-            workflowRunID: run?.id
+            workflowRunID: run?.id ?? state.workflowRunID
         )
         var completed = state
         completed.credentialID = Base64URL.encode(row.id)
@@ -226,7 +228,8 @@ extension PasskeyService {
                 // A sign-up is the user's first passkey: with one live already, the store refuses it atomically.
                 try await store.insertCredential(
                     row,
-                    maximumActive: state.newAccount == true ? 1 : configuration.policy.maxCredentialsPerUser,
+                    maximumActive: state.maximumActive
+                        ?? (state.newAccount == true ? 1 : configuration.policy.maxCredentialsPerUser),
                     flowID: flow.id,
                     flowUpdate: FlowUpdate(status: .completed, payload: completedPayload),
                     at: time

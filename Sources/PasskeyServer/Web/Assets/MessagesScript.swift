@@ -71,6 +71,19 @@ extension WebAssets {
           RATE_LIMITED: "Too many attempts. Wait a minute, then try again.",
           INTERNAL_ERROR: "Something went wrong on the server. Try again; if it keeps happening, contact support.",
           SERVICE_UNAVAILABLE: "The service is unavailable right now. Try again shortly.",
+          // Account recovery on a new device.
+          RECOVERY_NOT_SUPPORTED: "Account recovery is not available here. Contact support to get back into your account.",
+          RECOVERY_RATE_LIMITED: "Too many recoveries were started for this account. Wait, then ask for a new recovery link.",
+          RECOVERY_TOKEN_INVALID: "This recovery link is not valid or was used already. Ask for a new one.",
+          RECOVERY_IDV_NOT_COMPLETED: "Your identity has not been verified yet. Finish the verification, then continue.",
+          RECOVERY_MATCH_FAILED: "Your face did not match the identity on file, so no passkey was created.",
+          RECOVERY_EBT_UNAVAILABLE: "There is no identity on file to check you against. Contact support to recover your account.",
+          RECOVERY_ATTEMPT_EXPIRED: "This recovery link has expired. Ask for a new one.",
+          RECOVERY_ATTEMPT_CANCELLED: "This recovery was cancelled. Ask for a new one if you still need it.",
+          RECOVERY_ATTEMPT_CONFLICT: "This recovery is already complete, or not ready for this step.",
+          RECOVERY_PASSKEY_REGISTRATION_EXPIRED: "The new passkey was not created in time. Ask for a new recovery link.",
+          RECOVERY_REGISTRATION_FAILED: "The new passkey could not be verified, so it was not saved.",
+          RECOVERY_REGISTRATION_MISMATCH: "The new passkey was made for another request, so it was not saved.",
         });
         """#
 }
