@@ -31,7 +31,10 @@ struct LinuxExampleTests {
 
     @Test(
         "the guide carries the examples as they are compiled here",
-        arguments: [("LinuxExample.swift", "func enrollAndSignIn"), ("StepUpExample.swift", "func approvePayment")]
+        arguments: [
+            ("LinuxExample.swift", "func enrollAndSignIn"), ("StepUpExample.swift", "func approvePayment"),
+            ("RecoveryExample.swift", "func recoverAccount"),
+        ]
     )
     func guideMatches(file: String, start: String) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
