@@ -8,25 +8,32 @@ import WebAuthn
 /// Every refusal of the recovery flow, each with its stable code, through the HTTP stack.
 @Suite("Recovery refusals")
 struct RecoveryErrorTests {
-    /// A server with the simulated provider and a user `ada` enrolled with one passkey.
+    /// A live server on a fresh store of `kind`, with the simulated provider and a user `ada` enrolled with one
+    /// passkey.
     static func withUser(
+        _ kind: StoreKind,
         configure: @escaping (inout ServerConfiguration) -> Void = { _ in },
         body: @Sendable (TestServer, API) async throws -> Void
     ) async throws {
-        let server = try TestServer { configuration in
-            Recovery.simulated(&configuration)
-            configure(&configuration)
-        }
-        try await server.withAPI { api in
-            var phone = TestAuthenticator()
-            try await api.enroll("ada", authenticator: &phone)
-            try await body(server, api)
-        }
+        try await kind.withLiveServer(
+            configure: { configuration in
+                Recovery.simulated(&configuration)
+                configure(&configuration)
+            },
+            { server, api in
+                var phone = TestAuthenticator()
+                try await api.enroll("ada", authenticator: &phone)
+                try await body(server, api)
+            }
+        )
     }
 
-    @Test("starting: NOT_FOUND for an unknown user, INVALID_REQUEST for a malformed body")
-    func startRefusals() async throws {
-        try await Self.withUser { _, api in
+    @Test(
+        "starting: NOT_FOUND for an unknown user, INVALID_REQUEST for a malformed body",
+        arguments: StoreKind.available
+    )
+    func startRefusals(kind: StoreKind) async throws {
+        try await Self.withUser(kind) { _, api in
             expectError(try await api.startRecovery(userID: "nobody"), "NOT_FOUND", .notFound)
             expectError(try await api.backend(.post, "/v1/recoveries", json: "{"), "INVALID_REQUEST", .badRequest)
             expectError(try await api.backend(.post, "/v1/recoveries", json: "{}"), "INVALID_REQUEST", .badRequest)
@@ -43,15 +50,20 @@ struct RecoveryErrorTests {
         }
     }
 
-    @Test("RECOVERY_NOT_SUPPORTED when recovery is turned off, or there is no identity verification")
-    func notSupported() async throws {
+    @Test(
+        "RECOVERY_NOT_SUPPORTED when recovery is turned off, or there is no identity verification",
+        arguments: StoreKind.available
+    )
+    func notSupported(kind: StoreKind) async throws {
         try await Self.withUser(
+            kind,
             configure: { $0.recovery.enabled = false },
             body: { _, api in
                 expectError(try await api.startRecovery(userID: "ada"), "RECOVERY_NOT_SUPPORTED", .forbidden)
             }
         )
         try await Self.withUser(
+            kind,
             configure: { $0.identityVerification.provider = .disabled },
             body: { _, api in
                 expectError(try await api.startRecovery(userID: "ada"), "RECOVERY_NOT_SUPPORTED", .forbidden)
@@ -59,9 +71,13 @@ struct RecoveryErrorTests {
         )
     }
 
-    @Test("RECOVERY_RATE_LIMITED past the attempts per user in the window, with Retry-After; other users go on")
-    func rateLimited() async throws {
+    @Test(
+        "RECOVERY_RATE_LIMITED past the attempts per user in the window, with Retry-After; other users go on",
+        arguments: StoreKind.available
+    )
+    func rateLimited(kind: StoreKind) async throws {
         try await Self.withUser(
+            kind,
             configure: { $0.recovery.maxAttemptsPerUser = 2 },
             body: { server, api in
                 var phone = TestAuthenticator()
@@ -78,9 +94,12 @@ struct RecoveryErrorTests {
         )
     }
 
-    @Test("RECOVERY_TOKEN_INVALID for a wrong token, an unknown attempt, and a token exchanged already")
-    func tokenInvalid() async throws {
-        try await Self.withUser { _, api in
+    @Test(
+        "RECOVERY_TOKEN_INVALID for a wrong token, an unknown attempt, and a token exchanged already",
+        arguments: StoreKind.available
+    )
+    func tokenInvalid(kind: StoreKind) async throws {
+        try await Self.withUser(kind) { _, api in
             let start = try await api.startRecovery(userID: "ada").expect(.created, RecoveryStart.self)
             let idv = Recovery.identityVerification(start.recoveryAttemptId)
             expectError(try await api.client(.post, idv, token: "pkrt_wrong"), "RECOVERY_TOKEN_INVALID", .unauthorized)
@@ -133,9 +152,12 @@ struct RecoveryErrorTests {
         }
     }
 
-    @Test("RECOVERY_IDV_NOT_COMPLETED before the run is started and while it is pending or under review")
-    func identityVerificationNotCompleted() async throws {
-        try await Self.withUser { _, api in
+    @Test(
+        "RECOVERY_IDV_NOT_COMPLETED before the run is started and while it is pending or under review",
+        arguments: StoreKind.available
+    )
+    func identityVerificationNotCompleted(kind: StoreKind) async throws {
+        try await Self.withUser(kind) { _, api in
             let start = try await api.startRecovery(userID: "ada").expect(.created, RecoveryStart.self)
             let exchange = { try await api.recoveryRegistration(start.recoveryAttemptId, token: start.recoveryToken) }
             expectError(try await exchange(), "RECOVERY_IDV_NOT_COMPLETED", .conflict, retryable: true)
@@ -165,26 +187,28 @@ struct RecoveryErrorTests {
     )
         async throws
     {
-        try await Self.withUser { _, api in
-            let start = try await api.startRecovery(userID: "ada").expect(.created, RecoveryStart.self)
-            let run = try await api.startRecoveryIdentityVerification(start)
-            _ = try await api.decide(run: run, decision, faceMatch: faceMatch)
-            expectError(
-                try await api.recoveryRegistration(start.recoveryAttemptId, token: start.recoveryToken),
-                code,
-                status,
-                retryable: false
-            )
-            // The token was not exchanged: nothing was issued.
-            let view = try await api.backend(.get, Recovery.attempt(start.recoveryAttemptId))
-                .expect(.ok, RecoveryStatusView.self)
-            #expect(view.status == "pending")
+        for kind in StoreKind.available {
+            try await Self.withUser(kind) { _, api in
+                let start = try await api.startRecovery(userID: "ada").expect(.created, RecoveryStart.self)
+                let run = try await api.startRecoveryIdentityVerification(start)
+                _ = try await api.decide(run: run, decision, faceMatch: faceMatch)
+                expectError(
+                    try await api.recoveryRegistration(start.recoveryAttemptId, token: start.recoveryToken),
+                    code,
+                    status,
+                    retryable: false
+                )
+                // The token was not exchanged: nothing was issued.
+                let view = try await api.backend(.get, Recovery.attempt(start.recoveryAttemptId))
+                    .expect(.ok, RecoveryStatusView.self)
+                #expect(view.status == "pending")
+            }
         }
     }
 
-    @Test("RECOVERY_ATTEMPT_EXPIRED once the attempt's lifetime is over, at every step")
-    func attemptExpired() async throws {
-        try await Self.withUser { server, api in
+    @Test("RECOVERY_ATTEMPT_EXPIRED once the attempt's lifetime is over, at every step", arguments: StoreKind.available)
+    func attemptExpired(kind: StoreKind) async throws {
+        try await Self.withUser(kind) { server, api in
             let fresh = try await api.startRecovery(userID: "ada").expect(.created, RecoveryStart.self)
             var phone = TestAuthenticator()
             let (registered, _) = try await api.registeredRecovery(userID: "ada", authenticator: &phone)
@@ -215,9 +239,12 @@ struct RecoveryErrorTests {
         }
     }
 
-    @Test("RECOVERY_ATTEMPT_CANCELLED after a cancel; a finalized recovery cannot be cancelled")
-    func cancelled() async throws {
-        try await Self.withUser { _, api in
+    @Test(
+        "RECOVERY_ATTEMPT_CANCELLED after a cancel; a finalized recovery cannot be cancelled",
+        arguments: StoreKind.available
+    )
+    func cancelled(kind: StoreKind) async throws {
+        try await Self.withUser(kind) { _, api in
             let (start, registration) = try await api.verifiedRecovery(userID: "ada")
             let cancel = try await api.backend(.post, Recovery.attempt(start.recoveryAttemptId) + "/cancel")
             #expect(try cancel.expect(.ok, RecoveryStatusView.self).status == "cancelled")
@@ -256,9 +283,12 @@ struct RecoveryErrorTests {
         }
     }
 
-    @Test("finalizing before the replacement is registered is RECOVERY_ATTEMPT_CONFLICT; unknown ids NOT_FOUND")
-    func finalizeTooEarly() async throws {
-        try await Self.withUser { _, api in
+    @Test(
+        "finalizing before the replacement is registered is RECOVERY_ATTEMPT_CONFLICT; unknown ids NOT_FOUND",
+        arguments: StoreKind.available
+    )
+    func finalizeTooEarly(kind: StoreKind) async throws {
+        try await Self.withUser(kind) { _, api in
             let (start, _) = try await api.verifiedRecovery(userID: "ada")
             expectError(
                 try await api.backend(.post, Recovery.attempt(start.recoveryAttemptId) + "/finalize"),
@@ -271,9 +301,13 @@ struct RecoveryErrorTests {
         }
     }
 
-    @Test("RECOVERY_PASSKEY_REGISTRATION_EXPIRED after the registration's expiry, at completion and at finalize")
-    func registrationExpired() async throws {
+    @Test(
+        "RECOVERY_PASSKEY_REGISTRATION_EXPIRED after the registration's expiry, at completion and at finalize",
+        arguments: StoreKind.available
+    )
+    func registrationExpired(kind: StoreKind) async throws {
         try await Self.withUser(
+            kind,
             configure: { $0.expiries.reservation = 60 },
             body: { server, api in
                 let (start, registration) = try await api.verifiedRecovery(userID: "ada")
@@ -301,9 +335,12 @@ struct RecoveryErrorTests {
         )
     }
 
-    @Test("RECOVERY_REGISTRATION_FAILED with the WebAuthn reason; RECOVERY_REGISTRATION_MISMATCH for another challenge")
-    func registrationRefused() async throws {
-        try await Self.withUser { _, api in
+    @Test(
+        "RECOVERY_REGISTRATION_FAILED with the WebAuthn reason; RECOVERY_REGISTRATION_MISMATCH for another challenge",
+        arguments: StoreKind.available
+    )
+    func registrationRefused(kind: StoreKind) async throws {
+        try await Self.withUser(kind) { _, api in
             let (start, registration) = try await api.verifiedRecovery(userID: "ada")
             var phone = TestAuthenticator()
             let wrongOrigin = try api.registrationResponse(

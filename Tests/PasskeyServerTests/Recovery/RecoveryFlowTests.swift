@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import PasskeyServer
+import PasskeyStorage
 import PasskeyTesting
 import Testing
 import WebAuthn
@@ -95,9 +96,12 @@ struct RecoveryFlowTests {
         }
     }
 
-    @Test("20 concurrent exchanges of one recovery token over HTTP: exactly one gets the registration data")
-    func concurrentExchanges() async throws {
-        try await StoreKind.sqlite.withLiveServer(configure: Recovery.simulated) { _, api in
+    @Test(
+        "20 concurrent exchanges of one recovery token over HTTP: exactly one gets the registration data",
+        arguments: StoreKind.available
+    )
+    func concurrentExchanges(kind: StoreKind) async throws {
+        try await kind.withLiveServer(configure: Recovery.simulated) { _, api in
             var phone = TestAuthenticator()
             try await api.enroll("bo", authenticator: &phone)
             let start = try await api.startRecovery(userID: "bo").expect(.created, RecoveryStart.self)
@@ -144,6 +148,52 @@ struct RecoveryFlowTests {
                     try await api.backend(.get, Path.credential(lostPhone.credentialIDText)).json().object?["status"]?
                         .string == "revoked"
                 )
+            }
+        }
+    }
+
+    @Test(
+        "recovery.revoke: deviceBound revokes only the passkey that could not be synced; none revokes nothing",
+        arguments: [RecoveryRevocation.deviceBound, .none]
+    )
+    func revocationPolicy(revoke: RecoveryRevocation) async throws {
+        let server = try TestServer { configuration in
+            Recovery.simulated(&configuration)
+            configuration.recovery.revoke = revoke
+        }
+        try await server.withAPI { api in
+            var deviceBound = TestAuthenticator()
+            let lost = try await api.enroll("dee", authenticator: &deviceBound)
+            var synced = TestAuthenticator()
+            let attempt = try await api.createRegistration(NewRegistration(userId: "dee"))
+            let options = try await api.registrationOptions(attempt)
+            let response = try api.registrationResponse(
+                options,
+                authenticator: &synced,
+                flags: [.userPresent, .userVerified, .backupEligible, .backupState]
+            )
+            let kept = try await api.completeRegistration(attempt, response).expect(.created, CredentialView.self)
+            #expect(kept.kind == "synced" && lost.kind == "device-bound")
+
+            var newPhone = TestAuthenticator()
+            let (start, replacement) = try await api.registeredRecovery(userID: "dee", authenticator: &newPhone)
+            let finalized = try await api.backend(.post, Recovery.attempt(start.recoveryAttemptId) + "/finalize")
+                .expect(.ok, RecoveryFinalizeView.self)
+            let left = Set(try await api.credentials(of: "dee").map(\.credentialId))
+            switch revoke {
+            case .deviceBound:
+                #expect(finalized.revokedCredentialIds == [lost.credentialId])
+                #expect(left == [kept.credentialId, replacement.credentialId])
+                let (session, options) = try await api.signInSession(userID: "dee")
+                let assertion = api.assertion(
+                    options,
+                    authenticator: &synced,
+                    flags: [.userPresent, .userVerified, .backupEligible, .backupState]
+                )
+                #expect(try await api.completeSignIn(session, assertion).status == .ok)
+            default:
+                #expect(finalized.revokedCredentialIds.isEmpty)
+                #expect(left == [lost.credentialId, kept.credentialId, replacement.credentialId])
             }
         }
     }
