@@ -178,7 +178,9 @@ public protocol PasskeyStore: Sendable {
     /// 4. web sessions that expired before `time`;
     /// 5. limit windows that ended before `time`;
     /// 6. when `auditBefore` is given: identity-verification runs that expired before it, then audit events
-    ///    recorded before it, oldest first. Nil keeps both forever.
+    ///    recorded before it, oldest first. Nil keeps both forever;
+    /// 7. when `auditBefore` is given: recovery attempts that expired before it, whatever their status, oldest
+    ///    first. Nil keeps them forever.
     ///
     /// A user is only ever deleted in 3, with the last of their flows, so the users to look at are found along the
     /// flows' index rather than by reading every user.

@@ -201,6 +201,8 @@ enum Migrations {
                 )
                 """,
                 "CREATE INDEX recovery_attempts_user ON recovery_attempts (user_id)",
+                // Purging deletes the attempts older than the audit retention along this index.
+                "CREATE INDEX recovery_attempts_expires_at ON recovery_attempts (expires_at)",
             ]
         ),
     ]

@@ -204,6 +204,8 @@ enum Migrations {
             ) STRICT;
 
             CREATE INDEX recovery_attempts_by_user ON recovery_attempts (user_id);
+            -- Purging deletes the attempts older than the audit retention along this index.
+            CREATE INDEX recovery_attempts_by_expiry ON recovery_attempts (expires_at);
             """
     )
 }

@@ -248,6 +248,28 @@ extension StoreConformance {
     ]
 }
 
+extension StoreConformance {
+    /// Purging recovery attempts: an isolated check (see ``StoreConformance/isolatedChecks``).
+    static let recoveryPurge: [StoreConformanceCheck] = [
+        StoreConformanceCheck("purging deletes recovery attempts that expired before the audit retention only") {
+            store in
+            let user = try await store.createUserIfAbsent(Fixture.user())
+            let live = Fixture.recoveryAttempt(userID: user.id)
+            var old = Fixture.recoveryAttempt(userID: user.id)
+            old.status = .finalized
+            old.expiresAt = Fixture.now - 7200
+            try await store.createRecoveryAttempt(live)
+            try await store.createRecoveryAttempt(old)
+            let kept = try await store.purge(before: Fixture.now, auditBefore: nil, limit: 10)
+            try require(kept.recoveryAttempts == 0, "without an audit retention nothing is purged: \(kept)")
+            let purged = try await store.purge(before: Fixture.now, auditBefore: Fixture.now - 3600, limit: 10)
+            try require(purged == PurgeReport(recoveryAttempts: 1), "one attempt is over: \(purged)")
+            try require(try await store.recoveryAttempt(id: old.id) == nil, "the old attempt must be gone")
+            try require(try await store.recoveryAttempt(id: live.id) == live, "the live attempt must stay")
+        }
+    ]
+}
+
 extension Fixture {
     static func recoveryAttempt(userID: String) -> RecoveryAttemptRecord {
         RecoveryAttemptRecord(
