@@ -77,6 +77,11 @@ extension APIError {
             "The replacement passkey did not verify (\(reason.code): \(reason.message))"
         )
     }
+    static let recoveryRegistrationSpent = Self(
+        "RECOVERY_REGISTRATION_FAILED",
+        .badRequest,
+        "A replacement passkey for this recovery did not verify already, and the registration data carry one challenge: start a new recovery through the backend."
+    )
     static let recoveryRegistrationMismatch = Self(
         "RECOVERY_REGISTRATION_MISMATCH",
         .badRequest,

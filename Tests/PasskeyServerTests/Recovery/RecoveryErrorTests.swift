@@ -358,17 +358,44 @@ struct RecoveryErrorTests {
                 try failed.json().object?["error"]?.object?["message"]?.string?.contains("ORIGIN_NOT_ALLOWED") == true
             )
 
-            var other = registration.publicKey
-            other.challenge = Base64URLBytes(Array(repeating: 7, count: 32))
-            let mismatched = try api.registrationResponse(other, authenticator: &phone)
+            // The one challenge is spent: even a good response is refused now, saying so.
+            var again = TestAuthenticator()
+            let spent = try await api.completeRecovery(
+                start.recoveryAttemptId,
+                api.registrationResponse(registration.publicKey, authenticator: &again),
+                continuationToken: registration.continuationToken
+            )
+            expectError(spent, "RECOVERY_REGISTRATION_FAILED", .badRequest)
+            #expect(try spent.json().object?["error"]?.object?["message"]?.string?.contains("new recovery") == true)
+
+            let (other, otherRegistration) = try await api.verifiedRecovery(userID: "ada")
+            var otherOptions = otherRegistration.publicKey
+            otherOptions.challenge = Base64URLBytes(Array(repeating: 7, count: 32))
             expectError(
                 try await api.completeRecovery(
-                    start.recoveryAttemptId,
-                    mismatched,
-                    continuationToken: registration.continuationToken
+                    other.recoveryAttemptId,
+                    api.registrationResponse(otherOptions, authenticator: &phone),
+                    continuationToken: otherRegistration.continuationToken
                 ),
                 "RECOVERY_REGISTRATION_MISMATCH",
                 .badRequest
+            )
+            // A response for another challenge does not reach verification: the right one still can.
+            var right = TestAuthenticator()
+            let registered = try await api.completeRecovery(
+                other.recoveryAttemptId,
+                api.registrationResponse(otherRegistration.publicKey, authenticator: &right),
+                continuationToken: otherRegistration.continuationToken
+            )
+            #expect(registered.status == .created, "\(registered)")
+            expectError(
+                try await api.completeRecovery(
+                    other.recoveryAttemptId,
+                    api.registrationResponse(otherRegistration.publicKey, authenticator: &right),
+                    continuationToken: otherRegistration.continuationToken
+                ),
+                "RECOVERY_ATTEMPT_CONFLICT",
+                .conflict
             )
             expectError(
                 try await api.send(

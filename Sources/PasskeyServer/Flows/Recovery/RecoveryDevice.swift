@@ -112,6 +112,15 @@ extension PasskeyService {
             Secrets.constantTimeEqual(flow.clientTokenHash, Secrets.hash(request.continuationToken))
         else { throw APIError.recoveryContinuationInvalid }
         guard flow.expiresAt > now() else { throw APIError.recoveryRegistrationExpired }
+        // The registration data carry one challenge: after a response that did not verify there is no other.
+        switch flow.status {
+        case .failed:
+            throw APIError.recoveryRegistrationSpent
+        case .completed, .finalized:
+            throw APIError.recoveryAttemptConflict("The replacement passkey of this recovery is registered already.")
+        default:
+            break
+        }
         let credential: CredentialResponse
         do {
             credential = try await completeRegistration(
