@@ -406,6 +406,21 @@ struct RecoveryErrorTests {
                 "INVALID_REQUEST",
                 .badRequest
             )
+            // A malformed credential is refused only once the continuation token is checked.
+            let malformed = Array(#"{"credential": {"id": "x"}, "continuationToken": "pkc_wrong"}"#.utf8)
+            expectError(
+                try await api.send(.post, Recovery.complete(other.recoveryAttemptId), body: malformed),
+                "RECOVERY_TOKEN_INVALID",
+                .unauthorized
+            )
+            let (third, thirdRegistration) = try await api.verifiedRecovery(userID: "ada")
+            let withToken =
+                #"{"credential": {"id": "x"}, "continuationToken": "\#(thirdRegistration.continuationToken)"}"#
+            expectError(
+                try await api.send(.post, Recovery.complete(third.recoveryAttemptId), body: Array(withToken.utf8)),
+                "INVALID_REQUEST",
+                .badRequest
+            )
             expectError(
                 try await api.send(.post, Recovery.registration(start.recoveryAttemptId), body: Array("[]".utf8)),
                 "INVALID_REQUEST",

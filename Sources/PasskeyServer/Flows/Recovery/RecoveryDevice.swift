@@ -121,11 +121,12 @@ extension PasskeyService {
         default:
             break
         }
+        let response = try request.credential.get()
         let credential: CredentialResponse
         do {
             credential = try await completeRegistration(
                 flow: flow,
-                request: CompleteRegistrationRequest(credential: request.credential, name: request.name),
+                request: CompleteRegistrationRequest(credential: response, name: request.name),
                 by: caller
             )
         } catch {
@@ -172,7 +173,7 @@ extension PasskeyService {
             return .recoveryRegistrationExpired
         case "CHALLENGE_MISMATCH":
             return .recoveryRegistrationMismatch
-        case "CHALLENGE_CONSUMED", "CREDENTIAL_ALREADY_REGISTERED", "MAX_CREDENTIALS_REACHED",
+        case "INVALID_REQUEST", "CHALLENGE_CONSUMED", "CREDENTIAL_ALREADY_REGISTERED", "MAX_CREDENTIALS_REACHED",
             "CREDENTIAL_NAME_INVALID",
             "CREDENTIAL_NAME_HTML", "CREDENTIAL_NAME_DUPLICATE", "REGISTRATION_ATTEMPT_CONFLICT":
             return error

@@ -38,9 +38,28 @@ struct RecoveryRegistrationResponse: Encodable, Sendable {
 
 /// `POST /v1/client/recoveries/{id}/complete`
 struct CompleteRecoveryRequest: Decodable, Sendable {
-    let credential: RegistrationResponseJSON
+    /// Decoded with the body, but refused only once the continuation token has been checked: as on the routes whose
+    /// token is a bearer, a caller without the token learns nothing from validation.
+    let credential: Result<RegistrationResponseJSON, APIError>
     let continuationToken: String
     let name: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case credential, continuationToken, name
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        continuationToken = try container.decode(String.self, forKey: .continuationToken)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        do {
+            credential = .success(try container.decode(RegistrationResponseJSON.self, forKey: .credential))
+        } catch let error as DecodingError {
+            credential = .failure(.invalidRequest("The request body is not valid: \(JSONBody.describe(error))."))
+        } catch {
+            credential = .failure(.invalidRequest("The request body's credential is not valid."))
+        }
+    }
 }
 
 /// `POST /v1/recoveries/{id}/finalize`
