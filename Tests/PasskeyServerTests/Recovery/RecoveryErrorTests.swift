@@ -206,6 +206,26 @@ struct RecoveryErrorTests {
         }
     }
 
+    @Test("the simulated provider's autoDecision approved lets a recovery through with a matched face")
+    func autoDecision() async throws {
+        try await Self.withUser(
+            .sqlite,
+            configure: { $0.identityVerification.autoDecision = .approved },
+            body: { _, api in
+                let start = try await api.startRecovery(userID: "ada").expect(.created, RecoveryStart.self)
+                _ = try await api.startRecoveryIdentityVerification(start)
+                let registration = try await api.recoveryRegistration(
+                    start.recoveryAttemptId,
+                    token: start.recoveryToken
+                )
+                #expect(registration.status == .ok, "\(registration)")
+                let view = try await api.backend(.get, Recovery.attempt(start.recoveryAttemptId))
+                    .expect(.ok, RecoveryStatusView.self)
+                #expect(view.identityVerification == "approved" && view.faceMatch == "pass")
+            }
+        )
+    }
+
     @Test("RECOVERY_ATTEMPT_EXPIRED once the attempt's lifetime is over, at every step", arguments: StoreKind.available)
     func attemptExpired(kind: StoreKind) async throws {
         try await Self.withUser(kind) { server, api in
