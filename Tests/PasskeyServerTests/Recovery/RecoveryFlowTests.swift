@@ -152,6 +152,23 @@ struct RecoveryFlowTests {
         }
     }
 
+    @Test("a usernameless sign-in with the lost passkey, completed before the finalize, cannot be redeemed after it")
+    func usernamelessResultVoided() async throws {
+        let server = try TestServer(configure: Recovery.simulated)
+        try await server.withAPI { api in
+            var lostPhone = TestAuthenticator()
+            try await api.enroll("eve", authenticator: &lostPhone)
+            let (session, options) = try await api.signInSession(userID: nil)
+            let completion = try await api.completeSignIn(session, api.assertion(options, authenticator: &lostPhone))
+                .expect(.ok, SignInCompletion.self)
+            var newPhone = TestAuthenticator()
+            let (start, _) = try await api.registeredRecovery(userID: "eve", authenticator: &newPhone)
+            #expect(try await api.backend(.post, Recovery.attempt(start.recoveryAttemptId) + "/finalize").status == .ok)
+            expectError(try await api.redeem(session, completion.resultToken), "CREDENTIAL_INACTIVE", .forbidden)
+            expectError(try await api.redeem(session, completion.resultToken), "RESULT_ALREADY_REDEEMED", .conflict)
+        }
+    }
+
     @Test(
         "recovery.revoke: deviceBound revokes only the passkey that could not be synced; none revokes nothing",
         arguments: [RecoveryRevocation.deviceBound, .none]

@@ -305,6 +305,14 @@ extension PasskeyService {
         guard let result = try decodePayload(AuthenticationState.self, from: flow).result else {
             throw APIError.unexpected
         }
+        // Checked after the result is spent: a revocation that committed before this point (a recovery's finalize, an
+        // operator) voids it, one after it came after the sign-in.
+        if let id = try? Base64URL.decode(result.credentialId),
+            try await storage({ try await store.credential(id: id) })?.status != .active
+        {
+            await audit("authentication.voided", by: caller, userID: result.userId, subject: flow.id)
+            throw APIError.credentialInactive
+        }
         await audit("authentication.redeemed", by: caller, userID: result.userId, subject: flow.id)
         return result
     }
