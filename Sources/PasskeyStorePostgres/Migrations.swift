@@ -206,6 +206,30 @@ enum Migrations {
                 """
             ]
         ),
+        Migration(
+            version: 8,
+            description: "recovery attempts: account recovery on a new device",
+            statements: [
+                // The recovery token only as its SHA-256. An attempt goes with its user; it names its replacement
+                // registration's flow without a foreign key (attempts outlive flows). Status is the name of a
+                // RecoveryAttemptRecord.Status case, which the store checks when it reads it.
+                """
+                CREATE TABLE recovery_attempts (
+                    id text PRIMARY KEY,
+                    user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    token_hash bytea NOT NULL,
+                    status text NOT NULL,
+                    registration_flow_id text,
+                    created_at timestamptz NOT NULL,
+                    updated_at timestamptz NOT NULL,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX recovery_attempts_user ON recovery_attempts (user_id)",
+                // Purging deletes the attempts older than the audit retention along this index.
+                "CREATE INDEX recovery_attempts_expires_at ON recovery_attempts (expires_at)",
+            ]
+        ),
         uniqueUserNames,
     ]
 

@@ -4,18 +4,20 @@ import PostgresNIO
 
 extension PostgresPasskeyStore {
     public func createFlow(_ flow: FlowRecord) async throws(StoreError) {
-        _ = try await rows(
-            """
-            INSERT INTO flows (\(unescaped: Columns.list(Columns.flow)))
-            VALUES (
-                \(flow.id), \(flow.kind.rawValue), \(flow.status.rawValue), \(flow.userID), \(flow.clientTokenHash.bytea),
-                \(flow.challengeHash?.bytea)::bytea, \(flow.challengeExpiresAt)::timestamptz,
-                \(flow.resultTokenHash?.bytea)::bytea, \(flow.resultExpiresAt)::timestamptz,
-                \(flow.expiresAt), \(flow.createdAt), \(flow.updatedAt), \(flow.payload.bytea)
-            )
-            """,
-            doing: "create the flow"
+        _ = try await rows(Self.insert(flow), doing: "create the flow")
+    }
+
+    /// The `INSERT` of a new flow.
+    static func insert(_ flow: FlowRecord) -> PostgresQuery {
+        """
+        INSERT INTO flows (\(unescaped: Columns.list(Columns.flow)))
+        VALUES (
+            \(flow.id), \(flow.kind.rawValue), \(flow.status.rawValue), \(flow.userID), \(flow.clientTokenHash.bytea),
+            \(flow.challengeHash?.bytea)::bytea, \(flow.challengeExpiresAt)::timestamptz,
+            \(flow.resultTokenHash?.bytea)::bytea, \(flow.resultExpiresAt)::timestamptz,
+            \(flow.expiresAt), \(flow.createdAt), \(flow.updatedAt), \(flow.payload.bytea)
         )
+        """
     }
 
     public func flow(id: String) async throws(StoreError) -> FlowRecord? {

@@ -77,6 +77,13 @@ extension PostgresPasskeyStore {
             before: auditBefore,
             limit: limit
         )
+        report.recoveryAttempts = try await deleteOldest(
+            "recovery_attempts",
+            key: "id",
+            by: "expires_at",
+            before: auditBefore,
+            limit: limit
+        )
         return report
     }
 

@@ -32,6 +32,8 @@ import PostgresNIO
 public final class PostgresPasskeyStore: PasskeyStore {
     /// The schema version this code creates and understands. A database at a newer version is refused.
     public static var schemaVersion: Int { Migrations.latestVersion }
+    /// Every schema version this code applies, in order.
+    public static var schemaVersions: [Int] { Migrations.all.map(\.version) }
 
     public let configuration: Configuration
     let client: PostgresClient

@@ -16,7 +16,8 @@ struct Migration: Sendable {
 /// Tables are STRICT, so a column never holds a value of another type.
 enum Migrations {
     static let all: [Migration] = [
-        initialSchema, limitWindows, webSessions, workflowRuns, purging, crossPlatformSessions, uniqueUserNames,
+        initialSchema, limitWindows, webSessions, workflowRuns, purging, crossPlatformSessions, recoveryAttempts,
+        uniqueUserNames,
     ]
 
     static let initialSchema = Migration(
@@ -204,6 +205,30 @@ enum Migrations {
                 handoff_expires_at REAL NOT NULL,
                 expires_at REAL NOT NULL
             ) STRICT;
+            """
+    )
+
+    static let recoveryAttempts = Migration(
+        version: 7,
+        name: "recovery attempts",
+        script: """
+            -- Account recoveries on a new device: the recovery token only as its SHA-256. An attempt goes with its
+            -- user; it names its replacement registration's flow without a foreign key (attempts outlive flows).
+            -- Status is the name of a RecoveryAttemptRecord.Status case, which the store checks when it reads it.
+            CREATE TABLE recovery_attempts (
+                id TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                token_hash BLOB NOT NULL,
+                status TEXT NOT NULL,
+                registration_flow_id TEXT,
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL,
+                expires_at REAL NOT NULL
+            ) STRICT;
+
+            CREATE INDEX recovery_attempts_by_user ON recovery_attempts (user_id);
+            -- Purging deletes the attempts older than the audit retention along this index.
+            CREATE INDEX recovery_attempts_by_expiry ON recovery_attempts (expires_at);
             """
     )
 }

@@ -75,6 +75,13 @@ extension SQLitePasskeyStore {
             before: auditBefore,
             limit: limit
         )
+        report.recoveryAttempts = try await deleteOldest(
+            "recovery_attempts",
+            key: "id",
+            by: "expires_at",
+            before: auditBefore,
+            limit: limit
+        )
         return report
     }
 

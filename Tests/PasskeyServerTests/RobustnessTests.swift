@@ -97,7 +97,11 @@ struct RobustnessTests {
             bytes: Array(#"{"userId": "a"#.utf8) + [0x00] + Array(#"b", "userName": "a"}"#.utf8)
         ),
         HostileInput("truncated JSON", #"{"userId": "alice", "userName": "al"#),
-        HostileInput("a trailing comma", #"{"userId": "alice",}"#, validFor: ["/v1/authentications"]),
+        HostileInput(
+            "a trailing comma",
+            #"{"userId": "alice",}"#,
+            validFor: ["/v1/authentications", "/v1/recoveries"]
+        ),
         HostileInput("trailing garbage", #"{"resultToken": 1} {"#),
         HostileInput("single quotes", #"{'userId': 'alice'}"#),
         HostileInput("a BOM and comments", "\u{FEFF}{/* hi */}"),
@@ -141,6 +145,8 @@ struct RobustnessTests {
         let handoff = try await api.handoff(toHandOff).decode(Handoff.self)
         let resumed = try await api.resume(handoff.handoffToken).decode(ResumedHandoff.self)
         let crossPlatform = "/v1/client/cross-platform/\(resumed.crossPlatformSessionId)"
+        let recovery = try await api.startRecovery(userID: "alice").expect(.created, RecoveryStart.self)
+        let recoveryID = recovery.recoveryAttemptId
         return [
             (.post, "/v1/registrations", key, true),
             (.post, "/v1/registrations/\(registrationID)/finalize", key, false),
@@ -167,6 +173,12 @@ struct RobustnessTests {
                 .post, "/biometric-passkey/mobile/cross-platform/\(resumed.crossPlatformSessionId)/idv/start",
                 resumed.clientToken, false
             ),
+            (.post, "/v1/recoveries", key, true),
+            (.post, Recovery.complete(recoveryID), key, true),
+            (.post, Recovery.registration(recoveryID), key, true),
+            (.post, Recovery.identityVerification(recoveryID), recovery.recoveryToken, false),
+            (.post, Recovery.attempt(recoveryID) + "/finalize", key, false),
+            (.post, Recovery.attempt(recoveryID) + "/cancel", key, false),
         ]
     }
 

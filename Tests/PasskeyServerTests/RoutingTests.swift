@@ -42,12 +42,20 @@ struct RoutingTests {
         "GET /v1/client/cross-platform/{crossPlatformSessionId}/status",
         "GET /v1/client/cross-platform/{crossPlatformSessionId}/events",
         "POST /biometric-passkey/mobile/cross-platform/{crossPlatformSessionId}/idv/start",
+        "POST /v1/recoveries",
+        "GET /v1/recoveries/{recoveryAttemptId}",
+        "POST /v1/recoveries/{recoveryAttemptId}/finalize",
+        "POST /v1/recoveries/{recoveryAttemptId}/cancel",
+        "POST /biometric-passkey/mobile/recovery/{recoveryAttemptId}/idv/start",
+        "POST /v1/client/recoveries/{recoveryAttemptId}/registration",
+        "POST /v1/client/recoveries/{recoveryAttemptId}/complete",
     ]
 
     /// Open routes whose body or signature is the credential (the vendor's webhook: WebhookProviderTests; the
-    /// phone's claim of a handoff token: CrossDeviceTests).
+    /// phone's claim of a handoff token: CrossDeviceTests; a recovery's new device: RecoveryErrorTests).
     static let openWithCredentialInBody: Set<String> = [
         "/v1/identity-verification/webhook", "/v1/client/cross-platform/resume",
+        "/v1/client/recoveries/{recoveryAttemptId}/registration", "/v1/client/recoveries/{recoveryAttemptId}/complete",
     ]
 
     @Test func theRouteTableIsTheCoveredOne() throws {

@@ -9,7 +9,6 @@ import Testing
 struct PostgresMigrationTests {
     let latest = PostgresPasskeyStore.schemaVersion
     /// Every version this code applies, in order: 7 and 8 are not here (a version may be missing).
-    let allVersions = [1, 2, 3, 4, 5, 6, 7, 9]
 
     func versions(in schema: TestSchema) async throws -> [Int] {
         try await schema.execute("SELECT version FROM schema_migrations ORDER BY version").map {
@@ -50,9 +49,16 @@ struct PostgresMigrationTests {
     func dropPurgeIndexes(in schema: TestSchema) async throws {
         try await dropCrossPlatformSessions(in: schema)
         try await dropUniqueUserNames(in: schema)
+        try await dropRecoveryAttempts(in: schema)
         try await schema.execute("DROP INDEX audit_events_time")
         try await schema.execute("DROP INDEX workflow_runs_expires_at")
         try await schema.execute("DELETE FROM schema_migrations WHERE version = 6")
+    }
+
+    /// Takes the schema back to the release before the recovery attempts.
+    func dropRecoveryAttempts(in schema: TestSchema) async throws {
+        try await schema.execute("DROP TABLE recovery_attempts")
+        try await schema.execute("DELETE FROM schema_migrations WHERE version = 8")
     }
 
     /// Takes the schema back to version 4, as the release before the identity-verification runs left it.
@@ -69,11 +75,11 @@ struct PostgresMigrationTests {
             #expect(try await tables(in: schema).isEmpty)
             let store = try await schema.connect()
             await store.shutdown()
-            #expect(try await versions(in: schema) == allVersions)
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
             #expect(
                 try await tables(in: schema) == [
                     "schema_migrations", "users", "credentials", "flows", "audit_events", "limit_windows",
-                    "web_sessions", "workflow_runs", "cross_platform_sessions",
+                    "web_sessions", "workflow_runs", "cross_platform_sessions", "recovery_attempts",
                 ]
             )
             #expect(try await columns(of: "credentials", in: schema).contains("workflow_run_id"))
@@ -96,7 +102,7 @@ struct PostgresMigrationTests {
             let second = try await schema.connect()
             #expect(try await second.user(id: user.id) == user)
             await second.shutdown()
-            #expect(try await versions(in: schema) == allVersions)
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
         }
     }
 
@@ -124,7 +130,7 @@ struct PostgresMigrationTests {
             let counted = try await store.countLimitEvent(keyHash: Array(repeating: 1, count: 32), window: 60, at: .now)
             #expect(counted.count == 1)
             await store.shutdown()
-            #expect(try await versions(in: schema) == allVersions)
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
             #expect(try await tables(in: schema).contains("limit_windows"))
         }
     }
@@ -168,7 +174,7 @@ struct PostgresMigrationTests {
             try await store.createWebSession(session)
             #expect(try await store.webSessions(userID: user.id, at: now) == [session])
             await store.shutdown()
-            #expect(try await versions(in: schema) == allVersions)
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
         }
     }
 
@@ -252,8 +258,8 @@ struct PostgresMigrationTests {
             )
             #expect(try await store.credential(id: verified.id)?.workflowRunID == run.id)
             await store.shutdown()
-            #expect(try await versions(in: schema) == allVersions)
-            #expect(latest == allVersions.last)
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
+            #expect(latest == PostgresPasskeyStore.schemaVersions.last)
         }
     }
 
@@ -273,7 +279,7 @@ struct PostgresMigrationTests {
             #expect(report == PurgeReport(auditEvents: 1))
             #expect(try await store.auditEvents(after: old.sequence - 1, limit: 10, userID: nil) == [young])
             await store.shutdown()
-            #expect(try await versions(in: schema) == allVersions)
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
             let indexes = try await TestDatabase.execute(
                 "SELECT indexname::text FROM pg_indexes WHERE schemaname = '\(schema.name)'"
             ).map { try $0.decode(String.self) }
@@ -290,7 +296,7 @@ struct PostgresMigrationTests {
             }
             #expect(stores.count == 4)
             for store in stores { await store.shutdown() }
-            #expect(try await versions(in: schema) == allVersions)
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
         }
     }
 

@@ -101,10 +101,11 @@ extension PasskeyError {
     /// The error for a server's JSON error body (`{"error": {"code", "message", "retryable", "requestId"}}`),
     /// with the SDK code mapped from the server's and everything the server said kept.
     init(serverCode: String, message: String, retryable: Bool?, httpStatus: Int, requestId: String?) {
+        let code = Code(serverCode: serverCode)
         self.init(
-            Code(serverCode: serverCode),
+            code,
             message,
-            isRetryable: retryable,
+            isRetryable: Code.neverRetryableRecoveryCodes.contains(code) ? false : retryable,
             serverCode: serverCode,
             httpStatus: httpStatus,
             requestId: requestId

@@ -63,10 +63,11 @@ extension PasskeyClient {
     static let approvalPollFirstDelay: Duration = .milliseconds(250)
     static let approvalPollMaximumDelay: Duration = .seconds(2)
 
-    /// Runs `fetch` until the server stops answering `WORKFLOW_NOT_COMPLETED` (the vendor's decision has not reached
-    /// it yet), within ``identityVerificationWait``. Every other error — `WORKFLOW_UNDER_REVIEW` and
+    /// Runs `fetch` until the server stops answering `WORKFLOW_NOT_COMPLETED` (or `pending`: the vendor's decision
+    /// has not reached it yet), within ``identityVerificationWait``. Every other error — `WORKFLOW_UNDER_REVIEW` and
     /// `WORKFLOW_DECLINED` among them — ends the wait at once.
     func awaitingApproval<T>(
+        while pending: PasskeyError.Code = .workflowNotCompleted,
         _ fetch: () async throws(PasskeyError) -> T
     ) async throws(PasskeyError) -> T {
         let clock = ContinuousClock()
@@ -75,11 +76,11 @@ extension PasskeyClient {
         while true {
             do {
                 return try await fetch()
-            } catch  where error.code == .workflowNotCompleted {
+            } catch  where error.code == pending {
                 let remaining = clock.now.duration(to: deadline)
                 guard remaining > .zero else {
                     throw PasskeyError(
-                        .workflowNotCompleted,
+                        pending,
                         "The identity verification had no decision after \(identityVerificationWait.formattedSeconds) seconds; try again later, or raise identityVerificationWait.",
                         isRetryable: true,
                         serverCode: error.serverCode,

@@ -28,4 +28,11 @@ public protocol PasskeyClientProtocol: Sendable {
     /// `get()` on the server's request options JSON (top level, or wrapped in `{"publicKey": …}`); returns the
     /// `AuthenticationResponseJSON` text.
     func authenticate(requestJSON: String) async throws(PasskeyError) -> String
+
+    /// Recovers the account on this new device: identity verification, the replacement registration data from
+    /// `registrationProvider`, a new passkey.
+    func recover(
+        _ input: RecoveryInput,
+        registrationProvider: any RecoveryRegistrationProvider
+    ) async throws(PasskeyError) -> RecoveredCredentialOutput
 }

@@ -154,6 +154,7 @@ extension ServerConfiguration {
         }
         try validateIdentityVerification()
         try validateCrossDevice()
+        try validateRecovery()
     }
 
     static func validateOrigin(

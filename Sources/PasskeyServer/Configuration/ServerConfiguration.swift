@@ -26,6 +26,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var web: Web
     public var identityVerification: IdentityVerification
     public var crossDevice: CrossDevice
+    public var recovery: Recovery
 
     public struct AppleApp: Sendable, Codable, Equatable {
         public var teamId: String
@@ -215,6 +216,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         web = Web()
         identityVerification = IdentityVerification()
         crossDevice = CrossDevice()
+        recovery = Recovery()
     }
 }
 

@@ -58,7 +58,7 @@ enum JSONBody {
         )
     }
 
-    private static func describe(_ error: DecodingError) -> String {
+    static func describe(_ error: DecodingError) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {
             codingPath.isEmpty
                 ? "the top level"

@@ -137,6 +137,28 @@ public enum PasskeyRoutes {
                     )
                 )
             },
+            Route(.post, "/v1/recoveries", .backend) { request, _, call in
+                JSONBody.response(
+                    try await s.createRecovery(
+                        try await call.body(CreateRecoveryRequest.self, request),
+                        by: call.caller
+                    ),
+                    status: .created
+                )
+            },
+            Route(.get, "/v1/recoveries/{recoveryAttemptId}", .backend) { _, _, call in
+                JSONBody.response(try await s.recoveryStatus(id: try call.parameter("recoveryAttemptId")))
+            },
+            Route(.post, "/v1/recoveries/{recoveryAttemptId}/finalize", .backend) { _, _, call in
+                JSONBody.response(
+                    try await s.finalizeRecovery(id: try call.parameter("recoveryAttemptId"), by: call.caller)
+                )
+            },
+            Route(.post, "/v1/recoveries/{recoveryAttemptId}/cancel", .backend) { _, _, call in
+                JSONBody.response(
+                    try await s.cancelRecovery(id: try call.parameter("recoveryAttemptId"), by: call.caller)
+                )
+            },
         ]
     }
 
@@ -202,6 +224,16 @@ public enum PasskeyRoutes {
                         request: try await call.body(CompleteAuthenticationRequest.self, request),
                         by: call.caller
                     )
+                )
+            },
+            Route(.post, "/biometric-passkey/mobile/recovery/{recoveryAttemptId}/idv/start", .client) { _, _, call in
+                JSONBody.response(
+                    try await s.startRecoveryIdentityVerification(
+                        attemptID: try call.parameter("recoveryAttemptId"),
+                        recoveryToken: call.bearerToken,
+                        by: call.caller
+                    ),
+                    status: .created
                 )
             },
         ] + crossDevice(s)
@@ -297,6 +329,26 @@ public enum PasskeyRoutes {
             },
             Route(.get, "/.well-known/webauthn", .open) { _, _, _ in
                 JSONBody.raw(try files.relatedOrigins, contentType: "application/json")
+            },
+            // The new device of a recovery proves itself with the token in the body, not with a bearer token.
+            Route(.post, "/v1/client/recoveries/{recoveryAttemptId}/registration", .open) { request, _, call in
+                JSONBody.response(
+                    try await s.recoveryRegistration(
+                        attemptID: try call.parameter("recoveryAttemptId"),
+                        request: try await call.body(RecoveryRegistrationRequest.self, request),
+                        by: call.caller.asClient
+                    )
+                )
+            },
+            Route(.post, "/v1/client/recoveries/{recoveryAttemptId}/complete", .open) { request, _, call in
+                JSONBody.response(
+                    try await s.completeRecovery(
+                        attemptID: try call.parameter("recoveryAttemptId"),
+                        request: try await call.body(CompleteRecoveryRequest.self, request),
+                        by: call.caller.asClient
+                    ),
+                    status: .created
+                )
             },
         ]
     }

@@ -17,6 +17,8 @@ struct IdentityVerificationStart: Sendable, Equatable {
     let vendorReference: String?
     /// A decision known at once (the simulated provider's `autoDecision`).
     let decision: WorkflowRunRecord.Status?
+    /// The face match known with that decision, for a recovery.
+    var faceMatch: WorkflowRunRecord.FaceMatch? = nil
 }
 
 /// `identityVerification.provider: disabled`: there is none.
@@ -35,7 +37,9 @@ struct SimulatedIdentityVerification: IdentityVerificationProvider {
         IdentityVerificationStart(
             idvToken: Secrets.token(prefix: "idvt_sim_"),
             vendorReference: nil,
-            decision: autoDecision.flatMap { WorkflowRunRecord.Status(rawValue: $0.rawValue) }
+            decision: autoDecision.flatMap { WorkflowRunRecord.Status(rawValue: $0.rawValue) },
+            // Demo mode approves a recovery's person as matching the enrolled identity.
+            faceMatch: autoDecision == .approved && run.purpose == .recovery ? .pass : nil
         )
     }
 }

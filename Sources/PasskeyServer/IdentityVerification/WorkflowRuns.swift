@@ -67,6 +67,7 @@ extension PasskeyService {
         let started = try await identityVerifier.start(run)
         run.status = started.decision ?? .pending
         run.vendorReference = started.vendorReference
+        run.faceMatch = started.faceMatch
         do {
             try await store.createWorkflowRun(run)
         } catch  where error.code == .duplicate {

@@ -49,6 +49,11 @@ extension MemoryPasskeyStore {
             let old = Set(audit.lazy.filter { $0.time < auditBefore }.prefix(limit).map(\.sequence))
             audit.removeAll { old.contains($0.sequence) }
             report.auditEvents = old.count
+
+            let attempts = recoveryAttemptsByID.values.filter { $0.expiresAt < auditBefore }
+                .sorted { $0.expiresAt < $1.expiresAt }.prefix(limit)
+            for attempt in attempts { recoveryAttemptsByID[attempt.id] = nil }
+            report.recoveryAttempts = attempts.count
         }
         return report
     }

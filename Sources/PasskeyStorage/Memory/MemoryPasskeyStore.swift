@@ -19,6 +19,8 @@ public actor MemoryPasskeyStore: PasskeyStore {
     var workflowRunsByID: [String: WorkflowRunRecord] = [:]
     /// By id (see `MemoryPasskeyStore+CrossPlatformSessions.swift`).
     var crossPlatformSessionsByID: [String: CrossPlatformSessionRecord] = [:]
+    /// By id (see `MemoryPasskeyStore+Recovery.swift`).
+    var recoveryAttemptsByID: [String: RecoveryAttemptRecord] = [:]
 
     public init() {}
 
@@ -43,6 +45,7 @@ public actor MemoryPasskeyStore: PasskeyStore {
         dropOrphanedCrossPlatformSessions()
         webSessionsByID = webSessionsByID.filter { $0.value.userID != id }
         workflowRunsByID = workflowRunsByID.filter { $0.value.userID != id }
+        recoveryAttemptsByID = recoveryAttemptsByID.filter { $0.value.userID != id }
         return true
     }
 

@@ -12,6 +12,8 @@ public struct PurgeReport: Sendable, Hashable, Codable {
     /// with their users).
     public var workflowRuns = 0
     public var auditEvents = 0
+    /// Recovery attempts that expired before the audit retention (those of deleted users go with their users).
+    public var recoveryAttempts = 0
 
     public init(
         flows: Int = 0,
@@ -20,7 +22,8 @@ public struct PurgeReport: Sendable, Hashable, Codable {
         webSessions: Int = 0,
         limitWindows: Int = 0,
         workflowRuns: Int = 0,
-        auditEvents: Int = 0
+        auditEvents: Int = 0,
+        recoveryAttempts: Int = 0
     ) {
         self.flows = flows
         self.reservations = reservations
@@ -29,6 +32,7 @@ public struct PurgeReport: Sendable, Hashable, Codable {
         self.limitWindows = limitWindows
         self.workflowRuns = workflowRuns
         self.auditEvents = auditEvents
+        self.recoveryAttempts = recoveryAttempts
     }
 
     /// The counts by kind, in a fixed order, named as in the logs and the documentation.
@@ -36,6 +40,7 @@ public struct PurgeReport: Sendable, Hashable, Codable {
         [
             ("flows", flows), ("reservations", reservations), ("users", users), ("webSessions", webSessions),
             ("limitWindows", limitWindows), ("workflowRuns", workflowRuns), ("auditEvents", auditEvents),
+            ("recoveryAttempts", recoveryAttempts),
         ]
     }
 
@@ -54,7 +59,8 @@ public struct PurgeReport: Sendable, Hashable, Codable {
             webSessions: lhs.webSessions + rhs.webSessions,
             limitWindows: lhs.limitWindows + rhs.limitWindows,
             workflowRuns: lhs.workflowRuns + rhs.workflowRuns,
-            auditEvents: lhs.auditEvents + rhs.auditEvents
+            auditEvents: lhs.auditEvents + rhs.auditEvents,
+            recoveryAttempts: lhs.recoveryAttempts + rhs.recoveryAttempts
         )
     }
 }

@@ -11,6 +11,7 @@ public actor FakePasskeyClient: PasskeyClientProtocol {
     public var nextError: PasskeyError?
     public private(set) var enrollments: [EnrollmentInput] = []
     public private(set) var authentications: [AuthenticationInput] = []
+    public private(set) var recoveries: [RecoveryInput] = []
 
     public init(credentials: [Credential] = [], supported: Bool = true) {
         self.credentials = credentials
@@ -95,6 +96,31 @@ public actor FakePasskeyClient: PasskeyClientProtocol {
         throw PasskeyError(
             .featureNotAvailable,
             "FakePasskeyClient does not run raw ceremonies; use ScriptableAuthenticator with PasskeyClient."
+        )
+    }
+
+    public func recover(
+        _ input: RecoveryInput,
+        registrationProvider: any RecoveryRegistrationProvider
+    ) async throws(PasskeyError) -> RecoveredCredentialOutput {
+        recoveries.append(input)
+        try throwIfScripted()
+        let credential = Credential(
+            credentialId: "fake-recovered-\(recoveries.count)",
+            rpDomain: "example.com",
+            userId: nil,
+            userName: "user",
+            userHandle: "dXNlcg",
+            createdAt: Date(),
+            lastUsedAt: nil,
+            isDiscoverable: true
+        )
+        credentials.append(credential)
+        return RecoveredCredentialOutput(
+            credentialId: credential.credentialId,
+            attestationObject: "",
+            clientDataJson: "",
+            userId: credential.userHandle
         )
     }
 

@@ -8,12 +8,12 @@ public enum StoreConformance {
     public static let checks: [StoreConformanceCheck] =
         users + userListing + credentials + credentialUse + reservations + flows + concurrency + audit + limits
         + limitRelease + webSessions + workflowRuns + purgeLimit + crossPlatformSessions
-        + userNames
+        + userNames + recovery
 
     /// Checks that need a store of their own, empty or not, that no other check uses meanwhile: purging deletes
     /// what is over across the whole store, which would upset the other checks' counts of their own clean-ups (and
     /// theirs the purge's counts). Run each on a store of its own.
-    public static let isolatedChecks: [StoreConformanceCheck] = purge
+    public static let isolatedChecks: [StoreConformanceCheck] = purge + recoveryPurge
 }
 
 /// One named check of ``StoreConformance``.

@@ -34,6 +34,7 @@ struct LinuxExampleTests {
         arguments: [
             ("LinuxExample.swift", "func enrollAndSignIn"), ("StepUpExample.swift", "func approvePayment"),
             ("CrossPlatformExample.swift", "func approveOnPhone"),
+            ("RecoveryExample.swift", "func recoverAccount"),
         ]
     )
     func guideMatches(file: String, start: String) throws {

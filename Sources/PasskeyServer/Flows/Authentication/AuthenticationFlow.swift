@@ -316,6 +316,14 @@ extension PasskeyService {
             // Rejected on the phone while it was completing: the approval does not count.
             throw APIError.handoffRejected
         }
+        // Checked after the result is spent: a revocation that committed before this point (a recovery's finalize, an
+        // operator) voids it, one after it came after the sign-in.
+        if let id = try? Base64URL.decode(result.credentialId),
+            try await storage({ try await store.credential(id: id) })?.status != .active
+        {
+            await audit("authentication.voided", by: caller, userID: result.userId, subject: flow.id)
+            throw APIError.credentialInactive
+        }
         await audit("authentication.redeemed", by: caller, userID: result.userId, subject: flow.id)
         return result
     }

@@ -81,7 +81,7 @@ extension PasskeyService {
             reservedUntil: state.explicitFinalize ? expiry(configuration.expiries.reservation) : nil,
             flowID: flow.id,
             createdAt: time,
-            workflowRunID: run?.id
+            workflowRunID: run?.id ?? state.workflowRunID
         )
     }
 
@@ -104,7 +104,8 @@ extension PasskeyService {
                 // A sign-up is the user's first passkey: with one live already, the store refuses it atomically.
                 try await store.insertCredential(
                     row,
-                    maximumActive: state.newAccount == true ? 1 : configuration.policy.maxCredentialsPerUser,
+                    maximumActive: state.maximumActive
+                        ?? (state.newAccount == true ? 1 : configuration.policy.maxCredentialsPerUser),
                     flowID: flow.id,
                     flowUpdate: FlowUpdate(status: .completed, payload: completedPayload),
                     at: time

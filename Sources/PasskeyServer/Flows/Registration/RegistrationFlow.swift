@@ -97,11 +97,13 @@ extension PasskeyService {
         )
     }
 
+    /// - Parameter kind: `.registration`, or a recovery's replacement registration.
     func registrationOptions(
         flowID: String,
-        clientToken: String?
+        clientToken: String?,
+        kind: FlowKind = .registration
     ) async throws(APIError) -> PublicKeyOptionsResponse<PublicKeyCredentialCreationOptionsJSON> {
-        let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: .registration)
+        let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: kind)
         let state = try decodePayload(RegistrationState.self, from: flow)
         if state.identityVerification == true { _ = try await approvedWorkflowRun(flowID: flow.id) }
         guard let userID = flow.userID, let user = try await storage({ try await store.user(id: userID) }) else {

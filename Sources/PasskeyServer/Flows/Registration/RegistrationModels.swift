@@ -53,6 +53,10 @@ struct RegistrationState: Codable, Sendable {
     var newAccount: Bool?
     /// Identity verification must approve the attempt before its options are given out.
     var identityVerification: Bool?
+    /// A recovery's replacement: how many live credentials the user may have with it (the old ones are revoked
+    /// when the recovery is finalized), and the identity-verification run of the recovery.
+    var maximumActive: Int?
+    var workflowRunID: String?
 }
 
 /// An options response: `{"publicKey": …}`, as `PublicKeyCredential.parse…OptionsFromJSON` takes it.

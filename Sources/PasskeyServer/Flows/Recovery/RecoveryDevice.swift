@@ -1,0 +1,189 @@
+import Foundation
+import HTTPTypes
+import PasskeyStorage
+import WebAuthn
+
+/// Flow 5 of DESIGN §3, the new device's part: it proves the person's identity with the recovery token, exchanges
+/// the token (once) for the replacement registration data, and completes the replacement passkey, which stays
+/// reserved until the backend finalizes the recovery.
+extension PasskeyService {
+    /// `POST /biometric-passkey/mobile/recovery/{recoveryAttemptId}/idv/start`, with the recovery token as bearer.
+    func startRecoveryIdentityVerification(
+        attemptID: String,
+        recoveryToken: String?,
+        by caller: Caller
+    ) async throws(APIError) -> WorkflowRunStart {
+        let attempt = try await pendingRecoveryAttempt(id: attemptID, token: recoveryToken)
+        return try await startWorkflowRun(purpose: .recovery, userID: attempt.userID, flowID: attempt.id, by: caller)
+    }
+
+    /// `POST /v1/client/recoveries/{recoveryAttemptId}/registration`: exchanges the recovery token, once the person's
+    /// identity is verified, for the replacement registration data.
+    func recoveryRegistration(
+        attemptID: String,
+        request: RecoveryRegistrationRequest,
+        by caller: Caller
+    ) async throws(APIError) -> RecoveryRegistrationResponse {
+        let attempt = try await pendingRecoveryAttempt(id: attemptID, token: request.recoveryToken)
+        let run = try await verifiedRecoveryRun(attemptID: attempt.id)
+        guard let user = try await storage({ try await store.user(id: attempt.userID) }) else {
+            throw APIError.recoveryTokenInvalid
+        }
+        let time = now()
+        let continuationToken = Secrets.token(prefix: "pkc_")
+        let flow = FlowRecord(
+            id: Secrets.identifier(prefix: "reg_"),
+            kind: .recoveryRegistration,
+            status: .created,
+            userID: user.id,
+            clientTokenHash: Secrets.hash(continuationToken),
+            expiresAt: min(expiry(configuration.expiries.registrationAttempt), attempt.expiresAt),
+            createdAt: time,
+            updatedAt: time,
+            payload: try Self.encodePayload(
+                RegistrationState(
+                    userName: user.name,
+                    displayName: user.displayName,
+                    explicitFinalize: true,
+                    // The old credentials stay live until the finalize revokes them: they do not count here.
+                    maximumActive: configuration.recovery.revoke == .all
+                        ? Int.max : configuration.policy.maxCredentialsPerUser,
+                    workflowRunID: run.id
+                )
+            )
+        )
+        guard
+            try await storage({
+                try await store.exchangeRecoveryToken(
+                    attemptID: attempt.id,
+                    tokenHash: attempt.tokenHash,
+                    registrationFlow: flow,
+                    at: time
+                )
+            }) != nil
+        else {
+            // Another exchange won, or the attempt was cancelled or expired meanwhile.
+            _ = try await pendingRecoveryAttempt(id: attemptID, token: request.recoveryToken)
+            throw APIError.recoveryTokenInvalid
+        }
+        let options = try await registrationOptions(
+            flowID: flow.id,
+            clientToken: continuationToken,
+            kind: .recoveryRegistration
+        ).publicKey
+        let issued = try await storage { try await store.flow(id: flow.id) }
+        await audit(
+            "recovery.exchanged",
+            by: caller,
+            userID: user.id,
+            subject: attempt.id,
+            details: ["flow": flow.id, "workflowRunId": run.id]
+        )
+        return RecoveryRegistrationResponse(
+            recoveryAttemptId: attempt.id,
+            challenge: Base64URL.encode(options.challenge.bytes),
+            userHandle: Base64URL.encode(user.handle),
+            rpId: configuration.rpId,
+            userId: user.id,
+            registrationExpiresAt: issued?.challengeExpiresAt ?? flow.expiresAt,
+            attemptExpiresAt: attempt.expiresAt,
+            continuationToken: continuationToken,
+            publicKey: options
+        )
+    }
+
+    /// `POST /v1/client/recoveries/{recoveryAttemptId}/complete`: verifies the replacement passkey and reserves it
+    /// for the finalize.
+    func completeRecovery(
+        attemptID: String,
+        request: CompleteRecoveryRequest,
+        by caller: Caller
+    ) async throws(APIError) -> CredentialResponse {
+        let attempt = try await recoveryAttempt(id: attemptID)
+        switch attempt.status {
+        case .cancelled: throw APIError.recoveryAttemptCancelled
+        case .finalized: throw APIError.recoveryAttemptConflict("This recovery was finalized already.")
+        case .pending: throw APIError.recoveryNotExchanged
+        case .exchanged: break
+        }
+        guard attempt.expiresAt > now() else { throw APIError.recoveryAttemptExpired }
+        guard let flowID = attempt.registrationFlowID,
+            let flow = try await storage({ try await store.flow(id: flowID) }), flow.kind == .recoveryRegistration,
+            Secrets.constantTimeEqual(flow.clientTokenHash, Secrets.hash(request.continuationToken))
+        else { throw APIError.recoveryContinuationInvalid }
+        guard flow.expiresAt > now() else { throw APIError.recoveryRegistrationExpired }
+        // The registration data carry one challenge: after a response that did not verify there is no other.
+        switch flow.status {
+        case .failed:
+            throw APIError.recoveryRegistrationSpent
+        case .completed, .finalized:
+            throw APIError.recoveryAttemptConflict("The replacement passkey of this recovery is registered already.")
+        default:
+            break
+        }
+        let response = try request.credential.get()
+        let credential: CredentialResponse
+        do {
+            credential = try await completeRegistration(
+                flow: flow,
+                request: CompleteRegistrationRequest(credential: response, name: request.name),
+                by: caller
+            )
+        } catch {
+            let mapped = Self.recoveryError(for: error)
+            await audit(
+                "recovery.registration-failed",
+                by: caller,
+                userID: attempt.userID,
+                subject: attempt.id,
+                details: ["code": mapped.code.rawValue, "reason": error.code.rawValue]
+            )
+            throw mapped
+        }
+        await audit(
+            "recovery.registered",
+            by: caller,
+            userID: attempt.userID,
+            subject: attempt.id,
+            details: ["credential": credential.credentialId]
+        )
+        return credential
+    }
+
+    /// The attempt, when `token` is its recovery token and it may still be exchanged; otherwise why not.
+    private func pendingRecoveryAttempt(id: String, token: String?) async throws(APIError) -> RecoveryAttemptRecord {
+        // An unknown attempt and a wrong token look alike, so a guessed id reveals nothing.
+        guard let token, (1...128).contains(id.utf8.count),
+            let attempt = try await storage({ try await store.recoveryAttempt(id: id) }),
+            Secrets.constantTimeEqual(attempt.tokenHash, Secrets.hash(token))
+        else { throw APIError.recoveryTokenInvalid }
+        switch attempt.status {
+        case .cancelled: throw APIError.recoveryAttemptCancelled
+        case .exchanged, .finalized: throw APIError.recoveryTokenInvalid
+        case .pending: break
+        }
+        guard attempt.expiresAt > now() else { throw APIError.recoveryAttemptExpired }
+        return attempt
+    }
+
+    /// The recovery code for a failure of the replacement registration: the WebAuthn reason rides along.
+    private static func recoveryError(for error: APIError) -> APIError {
+        switch error.code {
+        case "CHALLENGE_EXPIRED", "REGISTRATION_ATTEMPT_EXPIRED", "INVALID_OR_EXPIRED_SESSION":
+            return .recoveryRegistrationExpired
+        case "CHALLENGE_MISMATCH":
+            return .recoveryRegistrationMismatch
+        case "INVALID_REQUEST", "CHALLENGE_CONSUMED", "CREDENTIAL_ALREADY_REGISTERED", "MAX_CREDENTIALS_REACHED",
+            "CREDENTIAL_NAME_INVALID",
+            "CREDENTIAL_NAME_HTML", "CREDENTIAL_NAME_DUPLICATE", "REGISTRATION_ATTEMPT_CONFLICT":
+            return error
+        default:
+            return error.status.code >= 500 ? error : .recoveryRegistrationFailed(error)
+        }
+    }
+}
+
+extension Caller {
+    /// The caller of an open route that a client drives with a token in its body: audited as `client`.
+    var asClient: Caller { Caller(actor: "client", requestID: requestID, clientIP: clientIP) }
+}
