@@ -37,7 +37,10 @@ struct WebPages: Sendable {
             registerAccount(on: router)
             registerStepUpDemo(on: router)
         }
-        if web.console { registerConsole(on: router) }
+        if web.console {
+            registerConsole(on: router)
+            registerRecovery(on: router)
+        }
     }
 
     /// A page: errors render as an HTML message page.

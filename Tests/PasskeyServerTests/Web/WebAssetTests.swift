@@ -22,6 +22,7 @@ struct WebAssetTests {
             ("/assets/demo.js", "text/javascript; charset=utf-8", ["demo.js"]),
             ("/assets/account.js", "text/javascript; charset=utf-8", ["account.js"]),
             ("/assets/console.js", "text/javascript; charset=utf-8", ["console.js"]),
+            ("/assets/recover.js", "text/javascript; charset=utf-8", ["recover.js"]),
         ]
         let onDisk = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path)
         #expect(Set(onDisk) == Set(expected.flatMap(\.files)), "every resource file is served, and only those")

@@ -74,6 +74,13 @@ const Passkeys = (() => {
     return post(base + "/complete", { credential: responseJSON(credential) }, attempt.clientToken);
   }
 
+  // A passkey for creation options the server gave (a recovery's replacement): create() in the browser, as JSON.
+  async function create(publicKey) {
+    try {
+      return responseJSON(await navigator.credentials.create({ publicKey: creationOptions(publicKey) }));
+    } catch (error) { throw browserFailure(error, "create"); }
+  }
+
   // A step-up's transaction: the challenge must be 32 random bytes followed by the SHA-256 of the text (NFC),
   // and the server's digest must be that too, before the user is shown the text and asked to confirm.
   async function checkTransaction(challenge, transaction) {
@@ -158,6 +165,6 @@ const Passkeys = (() => {
     show(element, "error", text, code);
   }
 
-  return { post, register, authenticate, show, showFailure, describe, Failure,
+  return { post, register, create, authenticate, show, showFailure, describe, Failure,
     signalUnknownCredential, signalAllAcceptedCredentials, signalCurrentUserDetails };
 })();

@@ -36,6 +36,7 @@ enum WebAssets {
             ("demo.js", scriptType, ["demo.js"]),
             ("account.js", scriptType, ["account.js"]),
             ("console.js", scriptType, ["console.js"]),
+            ("recover.js", scriptType, ["recover.js"]),
         ]
         var assets: [String: Asset] = [:]
         for asset in served {

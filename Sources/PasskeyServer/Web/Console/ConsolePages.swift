@@ -116,7 +116,7 @@ extension WebPages {
         )
     }
 
-    private func consoleValues(_ call: WebCall) -> [String: Any] {
+    func consoleValues(_ call: WebCall) -> [String: Any] {
         layoutValues(call) + ["operatorName": call.signedIn?.operatorName]
     }
 

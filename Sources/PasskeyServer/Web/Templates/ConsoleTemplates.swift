@@ -84,6 +84,7 @@ extension PageTemplates {
           <dt>Created</dt><dd>{{{created}}}</dd>
         </dl>
         <p><a href="/console/audit?userId={{{userID}}}">This user's audit events</a></p>
+        <form method="post" action="/console/users/{{{userID}}}/recovery" class="spaced"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" id="start-recovery">Start recovery</button> <span class="hint">A one-time link for the person to get back in on a new device.</span></form>
         {{#notice}}<p class="status ok" role="status">{{{notice}}}</p>{{/notice}}
         <h2>Passkeys</h2>
         <div class="table-scroll">

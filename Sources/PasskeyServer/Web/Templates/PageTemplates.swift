@@ -17,7 +17,8 @@ struct PageTemplates: Sendable {
     static let sources: [String: String] = [
         "layout": layout, "message": message, "demo": demo, "account": account, "confirm-delete": confirmDelete,
         "console-nav": consoleNav, "console-sign-in": consoleSignIn, "console-users": consoleUsers,
-        "console-user": consoleUser, "console-audit": consoleAudit,
+        "console-user": consoleUser, "console-audit": consoleAudit, "console-recovery": consoleRecovery,
+        "recover": recover,
     ]
 
     init(logger: Logger, sources: [String: String] = Self.sources) {

@@ -1,0 +1,68 @@
+"use strict";
+// /recover#<attempt>.<token>: account recovery on a new device. The token stays in the fragment, which the browser
+// never sends; it goes out only in the calls of the recovery's client API.
+(() => {
+  const status = document.getElementById("status");
+  const start = document.getElementById("recover-start");
+  const [attemptId, recoveryToken] = location.hash.slice(1).split(".");
+  const base = "/v1/client/recoveries/" + encodeURIComponent(attemptId ?? "");
+  const mark = (id, state) => { document.getElementById(id).dataset.state = state; };
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  if (!attemptId || !recoveryToken) {
+    Passkeys.show(status, "error", "This page needs the whole recovery link. Open the link you were given again.");
+    start.hidden = true;
+    return;
+  }
+
+  // Identity verification, then the replacement registration data: asked for again while the run is undecided.
+  async function registrationData() {
+    try {
+      const run = await Passkeys.post(
+        "/biometric-passkey/mobile/recovery/" + encodeURIComponent(attemptId) + "/idv/start", {}, recoveryToken);
+      document.getElementById("identity-run").textContent = run.workflowRunId;
+    } catch (error) {
+      if (error.code !== "IDV_ALREADY_STARTED") throw error;
+    }
+    Passkeys.show(status, "info", "Verifying your identity… This page goes on by itself once it is decided.");
+    for (;;) {
+      try {
+        return await Passkeys.post(base + "/registration", { recoveryToken });
+      } catch (error) {
+        if (error.code !== "RECOVERY_IDV_NOT_COMPLETED") throw error;
+        await sleep(1500);
+      }
+    }
+  }
+
+  start.addEventListener("click", async () => {
+    start.disabled = true;
+    try {
+      mark("step-identity", "active");
+      const data = await registrationData();
+      mark("step-identity", "done");
+      mark("step-passkey", "active");
+      Passkeys.show(status, "info", "Follow your browser's prompt to create a passkey on this device…");
+      const credential = await Passkeys.create(data.publicKey);
+      const registered = await Passkeys.post(base + "/complete", { credential, continuationToken: data.continuationToken });
+      mark("step-passkey", "done");
+      const finalized = await Passkeys.post("/recover/finalize",
+        { recoveryAttemptId: attemptId, continuationToken: data.continuationToken });
+      mark("step-done", "done");
+      document.getElementById("new-passkey").textContent = registered.name;
+      document.getElementById("revoked-count").textContent = String(finalized.revokedCredentialIds.length);
+      const list = document.getElementById("revoked");
+      for (const id of finalized.revokedCredentialIds) {
+        const item = document.createElement("li");
+        item.textContent = id;
+        list.append(item);
+      }
+      document.getElementById("recovered").hidden = false;
+      start.hidden = true;
+      Passkeys.show(status, "ok", "Your account is recovered.");
+    } catch (error) {
+      Passkeys.showFailure(status, error);
+      start.disabled = false;
+    }
+  });
+})();

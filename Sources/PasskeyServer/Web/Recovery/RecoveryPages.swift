@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+import PasskeyStorage
+import QRCode
+
+/// Account recovery in the pages (DESIGN §3 flow 5): an operator starts it from the console, which shows a one-time
+/// link and its QR code; the link opens `/recover` on the person's new device, which verifies them, registers the
+/// replacement passkey through the client API, and finalizes.
+///
+/// The server is its own integrator here, as in the demo: the page that registered the replacement finalizes the
+/// recovery, proving it with the continuation token it was given for that registration.
+extension WebPages {
+    func registerRecovery(on router: Router<PasskeyRequestContext>) {
+        router.post("/console/users/{userId}/recovery") { request, context in
+            try await page(request, context) { call throws(APIError) in
+                let name = try call.operatorName()
+                let userID = call.context.parameters.get("userId") ?? ""
+                let started = try await service.createRecovery(
+                    CreateRecoveryRequest(userId: userID),
+                    by: call.caller("operator:\(name)")
+                )
+                return try await recoveryLinkPage(call, userID: userID, started: started)
+            }
+        }
+        router.get("/recover") { request, context in
+            try await page(request, context) { call throws(APIError) in
+                templates.page("recover", layoutValues(call))
+            }
+        }
+        router.post("/recover/finalize") { request, context in
+            try await endpoint(request, context) { call throws(APIError) in
+                let body = try await JSONBody.decode(
+                    FinalizeFromPage.self,
+                    from: call.request,
+                    limit: service.configuration.limits.maxRequestBodyBytes
+                )
+                try await requireReplacementRegistered(body)
+                return JSONBody.response(
+                    try await service.finalizeRecovery(id: body.recoveryAttemptId, by: call.caller("recovery-page"))
+                )
+            }
+        }
+    }
+
+    /// `{recoveryAttemptId, continuationToken}`: what `/recover` posts once its replacement passkey is registered.
+    struct FinalizeFromPage: Decodable, Sendable {
+        let recoveryAttemptId: String
+        let continuationToken: String
+    }
+
+    /// The replacement registration of the attempt was completed with this continuation token: only the device that
+    /// registered the replacement may finalize from the page. Anything else looks alike (`RECOVERY_TOKEN_INVALID`).
+    private func requireReplacementRegistered(_ body: FinalizeFromPage) async throws(APIError) {
+        let attempt = try await service.recoveryAttempt(id: body.recoveryAttemptId)
+        guard let flowID = attempt.registrationFlowID,
+            let flow = try await service.storage({ try await service.store.flow(id: flowID) }),
+            flow.kind == .recoveryRegistration, flow.status == .completed,
+            Secrets.constantTimeEqual(flow.clientTokenHash, Secrets.hash(body.continuationToken))
+        else { throw APIError.recoveryTokenInvalid }
+    }
+
+    /// The one-time link (`/recover#<attempt>.<token>` on the first web origin) and its QR code.
+    private func recoveryLinkPage(
+        _ call: WebCall,
+        userID: String,
+        started: CreateRecoveryResponse
+    ) async throws(APIError) -> Response {
+        guard let user = try await service.storage({ try await service.store.user(id: userID) }),
+            let origin = service.configuration.webOrigins.first
+        else { throw APIError.notFound("No user \(userID).") }
+        let link = "\(origin)/recover#\(started.recoveryAttemptId).\(started.recoveryToken)"
+        let qrCode = (try? QRCode(text: link)).map { Data($0.svg(moduleSize: 6).utf8).base64EncodedString() }
+        return templates.page(
+            "console-recovery",
+            consoleValues(call) + [
+                "userID": user.id, "userName": user.name, "displayName": user.displayName, "link": link,
+                "qrCode": qrCode, "expires": Self.readable(started.attemptExpiresAt),
+                "revokePolicy": Self.revokeDescription[service.configuration.recovery.revoke.rawValue],
+            ]
+        )
+    }
+
+    static let revokeDescription = [
+        "all": "all of them", "deviceBound": "those bound to a device; synced ones stay",
+        "none": "none: an operator revokes them",
+    ]
+}
