@@ -11,7 +11,7 @@
 
   if (!attemptId || !recoveryToken) {
     Passkeys.show(status, "error", "This page needs the whole recovery link. Open the link you were given again.");
-    start.hidden = true;
+    start.remove();
     return;
   }
 
@@ -58,7 +58,7 @@
         list.append(item);
       }
       document.getElementById("recovered").hidden = false;
-      start.hidden = true;
+      start.remove();
       Passkeys.show(status, "ok", "Your account is recovered.");
     } catch (error) {
       Passkeys.showFailure(status, error);
