@@ -12,6 +12,7 @@
   const qr = document.getElementById("phone-qr");
   const code = document.getElementById("phone-code");
   const link = document.getElementById("phone-link");
+  const shown = document.getElementById("phone-handoff");
   let watching = null;
 
   const texts = {
@@ -32,7 +33,9 @@
     link.value = handoff.deepLink;
   }
 
+  // The handoff is over: a code that can no longer be used is not left on the screen.
   function retired(failed) {
+    shown.hidden = failed;
     again.hidden = !failed;
     button.disabled = false;
   }
@@ -129,10 +132,11 @@
     } catch (error) {
       panel.hidden = false;
       Passkeys.showFailure(status, error);
-      retired(false);
+      retired(true);
       return;
     }
     showCode(handoff);
+    shown.hidden = false;
     panel.hidden = false;
     update(handoff, { status: "pending" });
     panel.scrollIntoView({ block: "nearest" });

@@ -41,7 +41,7 @@ extension PageTemplates {
         <section id="phone" class="card spaced" aria-labelledby="phone-heading" hidden>
           <h2 id="phone-heading">Sign in with your phone</h2>
           <p class="hint">Scan the QR code with the phone that has your passkey, or open the link on it. Check that the phone shows the same number.</p>
-          <div class="handoff">
+          <div id="phone-handoff" class="handoff">
             <img id="phone-qr" class="qr" alt="QR code of the sign-in link: scan it with the phone that has your passkey">
             <div class="grow">
               <p class="code-label">The number to check on your phone</p>
