@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The phone of a cross-device approval in the browser tests: the built `passkeys` executable (`passkeys register`,
 /// `passkeys approve`) with its own key store in a temporary folder, against a ``PasskeysServeProcess``.
 struct PhoneCommandLine {
@@ -102,5 +106,31 @@ extension Trait where Self == ConditionTrait {
     /// Runs a test only when zbarimg is on PATH, or when it is required (then it fails).
     static var requiresQRCodeReader: Self {
         .enabled(if: QRCodeReader.path != nil || QRCodeReader.isRequired, QRCodeReader.skipped)
+    }
+}
+
+extension PasskeysServeProcess {
+    /// A backend API `POST` with the server's API key; the JSON response.
+    func backend(post path: String, json: String) async throws -> [String: Any] {
+        var request = URLRequest(url: URL(string: baseURL + path)!)
+        request.httpMethod = "POST"
+        request.setValue("Bearer \(Self.apiKey)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(json.utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            (response as? HTTPURLResponse)?.statusCode ?? 0 < 300
+        else {
+            throw Failure("POST \(path) answered \(String(decoding: data, as: UTF8.self))")
+        }
+        return object
+    }
+
+    /// A sign-in session created with the backend API (`body`), handed off: its link and number.
+    func handoff(_ body: String) async throws -> (link: String, code: String) {
+        let session = try await backend(post: "/v1/authentications", json: body)
+        let id = try #require(session["biometricPasskeySessionId"] as? String)
+        let handoff = try await backend(post: "/v1/authentications/\(id)/handoff", json: "{}")
+        return (try #require(handoff["deepLink"] as? String), try #require(handoff["verificationCode"] as? String))
     }
 }

@@ -178,4 +178,77 @@ struct PhoneSignInBrowserTests {
             }
         }
     }
+
+    @Test(
+        "/approve shows a step-up's text as text and approves it; a session that needs identity verification is sent to the app"
+    )
+    func approvePageStepUp() async throws {
+        try await PasskeysServeProcess.with(configuration: #"{"identityVerification": {"provider": "simulated"}}"#) {
+            server in
+            try await withBrowser { browser in
+                let phone = try await browser.newPage()
+                _ = try await phone.addVirtualAuthenticator(WebPagesBrowserTests.platform)
+                try await Self.signedUpAndOut(phone, server, "rosa")
+                let users = try await server.backend("/v1/users?userName=rosa")
+                let userID = try #require((users["users"] as? [[String: Any]])?.first?["userId"] as? String)
+                let text = "<img src=x onerror=\"document.title='attacked'\"> Pay 5.00 EUR\nto Example Shop"
+                let payment = try await server.handoff(
+                    #"{"userId": \#(JSON.string(userID).text), "mode": "stepUp", "transaction": {"text": \#(JSON.string(text).text)}}"#
+                )
+                try await phone.goto(payment.link)
+                try await phone.waitFor(selector: "#approve-transaction")
+                #expect(
+                    try await phone.evaluate("document.getElementById('approve-transaction').textContent")
+                        == .string(text)
+                )
+                #expect(try await phone.evaluate("document.querySelectorAll('#approve-transaction *').length") == 0)
+                try await phone.fill("#approve-code", payment.code)
+                try await phone.click("#approve-form button[type=submit]")
+                try await phone.waitFor(text: "Approved — the other device signs in", in: "#approve-status")
+                #expect(try await phone.evaluate("document.title") != "attacked")
+
+                let checked = try await server.handoff(
+                    #"{"userId": \#(JSON.string(userID).text), "mode": "stepUp", "identityVerification": "required"}"#
+                )
+                try await phone.goto(server.baseURL + "/")
+                try await phone.goto(checked.link)
+                try await phone.waitFor(text: "needs an identity check", in: "#approve-status")
+                #expect(try await phone.evaluate("document.getElementById('approve-ask').hidden") == true)
+                try await phone.screenshot(
+                    to: try Screenshots.folder().appendingPathComponent("approve-page-app-needed.png")
+                )
+                #expect(WebPagesBrowserTests.scriptErrors(phone).isEmpty, "\(WebPagesBrowserTests.scriptErrors(phone))")
+            }
+        }
+    }
+
+    @Test("without the event stream the page polls the status: a refusal still reaches it")
+    func pollingFallback() async throws {
+        try await PasskeysServeProcess.with { server in
+            try await withBrowser { browser in
+                let page = try await browser.newPage()
+                try await page.goto(server.baseURL + "/")
+                // The stream cannot be opened (as behind a proxy that refuses it); every other request goes through.
+                try await page.evaluate(
+                    """
+                    (() => { const original = window.fetch; window.polled = 0;
+                      window.fetch = (input, init) => {
+                        const url = String(input);
+                        if (url.endsWith('/events')) return Promise.reject(new TypeError('stream refused'));
+                        if (url.endsWith('/status')) window.polled += 1;
+                        return original(input, init); };
+                      return true })()
+                    """
+                )
+                try await page.click("#sign-in-phone")
+                try await page.waitFor(text: "Scan the QR code", in: "#phone-status")
+                try await page.waitUntil("window.polled >= 1", "a first poll of the status")
+                let link = try #require(try await page.evaluate("document.getElementById('phone-link').value").string)
+                let rejected = try await PhoneCommandLine(server: server).run(["approve", link, "--reject"])
+                #expect(rejected.status == 0, "\(rejected.standardOutput)\(rejected.standardError)")
+                try await page.waitFor(text: "Refused on the phone", in: "#phone-status")
+                #expect(try await page.evaluate("window.polled").int ?? 0 >= 2)
+            }
+        }
+    }
 }
