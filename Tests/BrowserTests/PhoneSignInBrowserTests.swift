@@ -108,6 +108,12 @@ struct PhoneSignInBrowserTests {
                     "a new link"
                 )
                 try await page.waitFor(text: "Scan the QR code", in: "#phone-status")
+
+                // A user name nobody has: nothing is handed off, and the page says why.
+                try await page.evaluate("document.getElementById('sign-in-name').value = 'nobody'")
+                try await page.click("#sign-in-phone")
+                try await page.waitFor(text: "There is no account with that user name", in: "#phone-status")
+                #expect(try await page.evaluate("document.getElementById('phone-handoff').hidden") == true)
                 #expect(WebPagesBrowserTests.scriptErrors(page).isEmpty, "\(WebPagesBrowserTests.scriptErrors(page))")
             }
         }

@@ -8,7 +8,7 @@
   const form = document.getElementById("approve-form");
   const reject = document.getElementById("approve-reject");
   if (!status || !ask || !form || !reject) return;
-  const token = decodeURIComponent(location.hash.slice(1));
+  const token = location.hash.slice(1);
   // The token is spent by the claim: it leaves the address bar and the history.
   if (location.hash) history.replaceState(null, "", location.pathname);
   let handoff = null;

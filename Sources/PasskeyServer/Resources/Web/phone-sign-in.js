@@ -37,7 +37,6 @@
   function retired(failed) {
     shown.hidden = failed;
     again.hidden = !failed;
-    button.disabled = false;
   }
 
   async function approved(handoff) {
@@ -130,11 +129,16 @@
     try {
       handoff = await Passkeys.post("/demo/sign-in/phone", userName ? { userName } : {});
     } catch (error) {
+      // Nothing was handed off (no such user name, say): only the reason is shown.
+      shown.hidden = true;
       panel.hidden = false;
       Passkeys.showFailure(status, error);
-      retired(true);
       return;
+    } finally {
+      button.disabled = false;
     }
+    // Pressed again meanwhile: that newer code is the one shown and followed.
+    if (watching !== controller) return;
     showCode(handoff);
     shown.hidden = false;
     panel.hidden = false;
