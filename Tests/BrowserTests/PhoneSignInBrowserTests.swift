@@ -119,6 +119,39 @@ struct PhoneSignInBrowserTests {
         }
     }
 
+    @Test("the phone panel and /approve's question fit a phone's width and a desktop's; the link can be copied")
+    func widths() async throws {
+        try await PasskeysServeProcess.with { server in
+            try await withBrowser { browser in
+                let (page, shown) = try await Self.desktop(browser, server, userName: nil)
+                let phone = try await browser.newPage()
+                try await phone.goto(shown.link)
+                try await phone.waitFor(selector: "#approve-form")
+                let shots = try Screenshots.folder()
+                for (width, height, mobile) in [(390, 844, true), (1280, 900, false)] {
+                    for (tab, name) in [(page, "phone-panel"), (phone, "approve-question")] {
+                        try await tab.setViewport(width: width, height: height, mobile: mobile, deviceScaleFactor: 1)
+                        let overflow = try await tab.evaluate(
+                            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+                        )
+                        #expect(overflow == 0, "\(name) at \(width) px overflows by \(overflow) px")
+                        try await tab.screenshot(to: shots.appendingPathComponent("\(width)-\(name).png"))
+                    }
+                }
+                try await page.click("#phone-copy")
+                try await page.waitUntil(
+                    "document.getElementById('phone-copy').textContent !== 'Copy the link'",
+                    "the copy button to answer"
+                )
+                #expect(
+                    try await page.evaluate(
+                        "(() => { const e = document.getElementById('phone-link'); return e.value.slice(e.selectionStart, e.selectionEnd) })()"
+                    ) == .string(shown.link)
+                )
+            }
+        }
+    }
+
     @Test("an unclaimed code expires: the page says so and a new code can be had")
     func expired() async throws {
         try await PasskeysServeProcess.with(configuration: #"{"expiries": {"handoff": 5}}"#) { server in

@@ -13,6 +13,7 @@
   const code = document.getElementById("phone-code");
   const link = document.getElementById("phone-link");
   const shown = document.getElementById("phone-handoff");
+  const copy = document.getElementById("phone-copy");
   let watching = null;
 
   const texts = {
@@ -31,6 +32,7 @@
     code.textContent = handoff.verificationCode;
     code.setAttribute("aria-label", "The number: " + handoff.verificationCode.split("").join(" "));
     link.value = handoff.deepLink;
+    if (copy) copy.textContent = "Copy the link";
   }
 
   // The handoff is over: a code that can no longer be used is not left on the screen.
@@ -147,6 +149,17 @@
     if (await stream(handoff, controller.signal)) return;
     if (!controller.signal.aborted) await poll(handoff, controller.signal);
   }
+
+  copy?.addEventListener("click", async () => {
+    link.select();
+    try {
+      await navigator.clipboard.writeText(link.value);
+      copy.textContent = "Copied";
+    } catch (_) {
+      copy.textContent = "Selected: copy it with your keyboard";
+    }
+  });
+  link.addEventListener("focus", () => link.select());
 
   button.addEventListener("click", start);
   again.addEventListener("click", start);

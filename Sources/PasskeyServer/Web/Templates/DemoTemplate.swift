@@ -48,6 +48,7 @@ extension PageTemplates {
               <p id="phone-code" class="code-number"></p>
               <label for="phone-link">The link, to open on your phone</label>
               <input id="phone-link" type="text" readonly class="mono">
+              <button type="button" id="phone-copy" class="secondary">Copy the link</button>
             </div>
           </div>
           <p id="phone-status" class="status" role="status" aria-live="polite"></p>
