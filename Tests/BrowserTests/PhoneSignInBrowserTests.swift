@@ -152,6 +152,36 @@ struct PhoneSignInBrowserTests {
         }
     }
 
+    @Test("three wrong numbers on /approve refuse the sign-in: both tabs say so")
+    func wrongNumbers() async throws {
+        try await PasskeysServeProcess.with { server in
+            try await withBrowser { browser in
+                let (desktop, shown) = try await Self.desktop(browser, server, userName: nil)
+                let phone = try await browser.newPage()
+                try await phone.goto(shown.link)
+                try await phone.waitFor(selector: "#approve-form")
+                let wrong = String(format: "%02d", (Int(shown.code)! + 1) % 100)
+                for expected in ["2 more tries", "1 more try", "for the last time"] {
+                    try await phone.fill("#approve-code", wrong)
+                    try await phone.click("#approve-form button[type=submit]")
+                    try await phone.waitFor(text: expected, in: "#approve-status")
+                }
+                try await desktop.waitFor(text: "Refused on the phone", in: "#phone-status")
+                // Even the right number is refused now, and the question goes away.
+                try await phone.fill("#approve-code", shown.code)
+                try await phone.click("#approve-form button[type=submit]")
+                try await phone.waitFor(text: "refused on the phone", in: "#approve-status")
+                #expect(try await phone.evaluate("document.getElementById('approve-ask').hidden") == true)
+                for page in [phone, desktop] {
+                    #expect(
+                        WebPagesBrowserTests.scriptErrors(page).isEmpty,
+                        "\(WebPagesBrowserTests.scriptErrors(page))"
+                    )
+                }
+            }
+        }
+    }
+
     @Test("an unclaimed code expires: the page says so and a new code can be had")
     func expired() async throws {
         try await PasskeysServeProcess.with(configuration: #"{"expiries": {"handoff": 5}}"#) { server in

@@ -57,12 +57,11 @@
     try {
       await Passkeys.post(base() + "/confirm", { verificationCode }, handoff.clientToken);
     } catch (error) {
-      if (error.code === "HANDOFF_CODE_MISMATCH" && !/last time/.test(error.message)) {
-        // The server's message says how many tries are left.
+      if (error.code === "HANDOFF_CODE_MISMATCH") {
+        // The server's message says how many tries are left, or that this was the last (another try then
+        // answers HANDOFF_REJECTED, which ends the page).
         Passkeys.show(status, "error", error.message, error.code);
         form.elements.verificationCode.select();
-      } else if (error.code === "HANDOFF_CODE_MISMATCH") {
-        done("error", error.message, error.code);
       } else {
         failed(error);
       }

@@ -30,15 +30,14 @@
     // The SVG is made by the server from the link, never from anyone's text: shown as an image.
     qr.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(handoff.qrCodeSVG);
     code.textContent = handoff.verificationCode;
-    code.setAttribute("aria-label", "The number: " + handoff.verificationCode.split("").join(" "));
     link.value = handoff.deepLink;
     if (copy) copy.textContent = "Copy the link";
   }
 
   // The handoff is over: a code that can no longer be used is not left on the screen.
-  function retired(failed) {
-    shown.hidden = failed;
-    again.hidden = !failed;
+  function retired() {
+    shown.hidden = true;
+    again.hidden = false;
   }
 
   async function approved(handoff) {
@@ -48,7 +47,7 @@
       window.location.assign(redirect ?? "/account");
     } catch (error) {
       Passkeys.showFailure(status, error);
-      retired(true);
+      retired();
     }
   }
 
@@ -56,9 +55,8 @@
   function update(handoff, next) {
     const [kind, text] = texts[next.status] ?? ["info", "Waiting for your phone…"];
     Passkeys.show(status, kind, text);
-    status.dataset.handoffStatus = next.status;
     if (!isFinal(next.status)) return false;
-    if (next.status === "approved") approved(handoff); else retired(true);
+    if (next.status === "approved") approved(handoff); else retired();
     return true;
   }
 
@@ -97,7 +95,8 @@
     }
   }
 
-  // Polls the status every 2 s until it is final; a refusal (the handoff is gone) ends it with the server's message.
+  // Polls the status every 2 s until it is final; a refusal (a poll token no longer valid) ends it with the server's
+  // message.
   async function poll(handoff, signal) {
     while (!signal.aborted) {
       try {
@@ -105,9 +104,10 @@
         const json = await response.json().catch(() => ({}));
         if (!response.ok) {
           const error = json.error ?? {};
-          if (response.status < 500) {
+          // A refusal ends the watch; a server error or a rate limit is waited out.
+          if (response.status < 500 && response.status !== 429) {
             Passkeys.showFailure(status, new Passkeys.Failure(error.code ?? "HTTP_" + response.status, error.message ?? ""));
-            retired(true);
+            retired();
             return;
           }
         } else if (update(handoff, json)) {
