@@ -29,7 +29,7 @@ struct PageWidthBrowserTests {
 
                 let paths = [
                     "/", "/account", "/account/passkeys/\(credential)/delete", "/console", "/console/users/\(userID)",
-                    "/console/audit", "/console/users/nobody", "/recover",
+                    "/console/audit", "/console/users/nobody", "/recover", "/approve",
                 ]
                 let shots = try Screenshots.folder()
                 for (width, height, mobile) in [(390, 844, true), (1280, 900, false)] {

@@ -36,6 +36,7 @@ struct WebPages: Sendable {
             registerDemo(on: router)
             registerAccount(on: router)
             registerStepUpDemo(on: router)
+            registerPhoneSignIn(on: router)
         }
         if web.console {
             registerConsole(on: router)

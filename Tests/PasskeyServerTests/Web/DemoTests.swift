@@ -223,7 +223,7 @@ struct DemoTests {
             try await web.get("/")
             let paths = [
                 "/demo/sign-up", "/demo/sign-up/finish", "/demo/sign-in", "/demo/sign-in/finish", "/demo/passkeys",
-                "/demo/passkeys/finish",
+                "/demo/passkeys/finish", "/demo/sign-in/phone",
             ]
             let bodies = ["", "[]", "{", #"{"userName": 5}"#, String(repeating: "[", count: 5000), "\u{0}"]
             for path in paths {

@@ -23,6 +23,8 @@ struct WebAssetTests {
             ("/assets/account.js", "text/javascript; charset=utf-8", ["account.js"]),
             ("/assets/console.js", "text/javascript; charset=utf-8", ["console.js"]),
             ("/assets/recover.js", "text/javascript; charset=utf-8", ["recover.js"]),
+            ("/assets/phone-sign-in.js", "text/javascript; charset=utf-8", ["phone-sign-in.js"]),
+            ("/assets/approve.js", "text/javascript; charset=utf-8", ["approve.js"]),
         ]
         let onDisk = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path)
         #expect(Set(onDisk) == Set(expected.flatMap(\.files)), "every resource file is served, and only those")

@@ -11,7 +11,8 @@ import WebAuthn
 ///   on phones.
 /// - `passkeys.js`: `messages.js` (what the pages tell the user for each outcome: the browser's, and every error
 ///   code the server sends) then `ceremony.js` (the browser half of every ceremony, shared by the pages).
-/// - `demo.js`, `account.js`, `console.js`: each page's own script.
+/// - `demo.js`, `account.js`, `console.js`: each page's own script; `phone-sign-in.js` the demo's "Sign in with your
+///   phone", `approve.js` the phone's approval page.
 enum WebAssets {
     struct Asset: Sendable {
         let contentType: String
@@ -37,6 +38,8 @@ enum WebAssets {
             ("account.js", scriptType, ["account.js"]),
             ("console.js", scriptType, ["console.js"]),
             ("recover.js", scriptType, ["recover.js"]),
+            ("phone-sign-in.js", scriptType, ["phone-sign-in.js"]),
+            ("approve.js", scriptType, ["approve.js"]),
         ]
         var assets: [String: Asset] = [:]
         for asset in served {

@@ -84,19 +84,7 @@ extension WebPages {
         router.post("/demo/sign-in") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
                 let body = try await decode(SignInRequest.self, call)
-                // One lookup by user name, whoever created the user.
-                var userID: String?
-                if let name = try Self.nonEmpty(body.userName).map(Self.userName) {
-                    guard let user = try await service.storage({ try await service.store.user(name: name) }) else {
-                        throw APIError.notFound("No account has this user name; check it, or sign up.")
-                    }
-                    userID = user.id
-                }
-                let session = try await service.createAuthentication(
-                    CreateAuthenticationRequest(userId: userID, mode: nil, action: "demo.sign-in", transaction: nil),
-                    by: call.caller(Self.demoActor)
-                )
-                call.session.pendingFlowID = session.biometricPasskeySessionId
+                let session = try await createDemoSignIn(&call, userName: body.userName)
                 return JSONBody.response(session, status: .created)
             }
         }
@@ -131,6 +119,28 @@ extension WebPages {
                 return JSONBody.response(Redirect(redirect: "/account?done=added"))
             }
         }
+    }
+
+    /// A sign-in session for the user of that name (or for whoever answers, without one), remembered as the one this
+    /// browser may finish.
+    func createDemoSignIn(
+        _ call: inout WebCall,
+        userName: String?
+    ) async throws(APIError) -> CreateAuthenticationResponse {
+        // One lookup by user name, whoever created the user.
+        var userID: String?
+        if let name = try Self.nonEmpty(userName).map(Self.userName) {
+            guard let user = try await service.storage({ try await service.store.user(name: name) }) else {
+                throw APIError.notFound("No account has this user name; check it, or sign up.")
+            }
+            userID = user.id
+        }
+        let session = try await service.createAuthentication(
+            CreateAuthenticationRequest(userId: userID, mode: nil, action: "demo.sign-in", transaction: nil),
+            by: call.caller(Self.demoActor)
+        )
+        call.session.pendingFlowID = session.biometricPasskeySessionId
+        return session
     }
 
     /// The passkey of the registration this browser started, once it completed.
@@ -172,7 +182,7 @@ extension WebPages {
         return JSONBody.response(attempt, status: .created)
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, _ call: WebCall) async throws(APIError) -> T {
+    func decode<T: Decodable>(_ type: T.Type, _ call: WebCall) async throws(APIError) -> T {
         try await JSONBody.decode(type, from: call.request, limit: service.configuration.limits.maxRequestBodyBytes)
     }
 

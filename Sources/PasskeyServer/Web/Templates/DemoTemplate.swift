@@ -4,7 +4,7 @@ extension PageTemplates {
     static let demo = #"""
         {{<layout}}
         {{$title}}Passkey demo · swift-passkeys{{/title}}
-        {{$scripts}}<script src="/assets/passkeys.js" defer></script><script src="/assets/demo.js" defer></script>{{/scripts}}
+        {{$scripts}}<script src="/assets/passkeys.js" defer></script><script src="/assets/demo.js" defer></script><script src="/assets/phone-sign-in.js" defer></script>{{/scripts}}
         {{$nav}}{{#userName}}<span>Signed in as <strong>{{{userName}}}</strong></span> <a href="/account">Your account</a>{{/userName}}{{/nav}}
         {{$main}}
         <h1>Sign in with a passkey</h1>
@@ -33,10 +33,27 @@ extension PageTemplates {
               <div class="row">
                 <button type="submit">Sign in</button>
                 <button type="button" id="sign-in-discoverable" class="secondary">Sign in without a user name</button>
+                <button type="button" id="sign-in-phone" class="secondary">Sign in with your phone</button>
               </div>
             </form>
           </section>
         </div>
+        <section id="phone" class="card spaced" aria-labelledby="phone-heading" hidden>
+          <h2 id="phone-heading">Sign in with your phone</h2>
+          <p class="hint">Scan the QR code with the phone that has your passkey, or open the link on it. Check that the phone shows the same number.</p>
+          <div id="phone-handoff" class="handoff">
+            <img id="phone-qr" class="qr" alt="QR code of the sign-in link: scan it with the phone that has your passkey">
+            <div class="grow">
+              <p class="code-label">The number to check on your phone</p>
+              <p id="phone-code" class="code-number"></p>
+              <label for="phone-link">The link, to open on your phone</label>
+              <input id="phone-link" type="text" readonly class="mono">
+              <button type="button" id="phone-copy" class="secondary">Copy the link</button>
+            </div>
+          </div>
+          <p id="phone-status" class="status" role="status" aria-live="polite"></p>
+          <button type="button" id="phone-again" hidden>Get a new code</button>
+        </section>
         {{/main}}
         {{/layout}}
         """#

@@ -18,7 +18,7 @@ struct PageTemplates: Sendable {
         "layout": layout, "message": message, "demo": demo, "account": account, "confirm-delete": confirmDelete,
         "console-nav": consoleNav, "console-sign-in": consoleSignIn, "console-users": consoleUsers,
         "console-user": consoleUser, "console-audit": consoleAudit, "console-recovery": consoleRecovery,
-        "recover": recover,
+        "recover": recover, "approve": approve,
     ]
 
     init(logger: Logger, sources: [String: String] = Self.sources) {
