@@ -297,12 +297,7 @@ struct CrossDeviceTests {
             #expect(try await stream.next() == "claimed")
             _ = try await api.confirm(resumed, code: handoff.verificationCode).expect(.ok, JSONValue.self)
             #expect(try await stream.next() == "confirmed")
-            let request = try await api.client(
-                .post,
-                Path.authenticationOptions(resumed.biometricPasskeySessionId),
-                token: resumed.clientToken
-            ).expect(.ok, Options<PublicKeyCredentialRequestOptionsJSON>.self).publicKey
-            _ = try await api.completeSignIn(resumed.session, api.assertion(request, authenticator: &phone))
+            _ = try await api.sign(resumed, phone: &phone)
             #expect(try await stream.next() == "approved")
             #expect(try await stream.next() == nil, "the stream ends after a final status")
         }

@@ -88,16 +88,20 @@ extension API {
         return (session, handoff)
     }
 
-    /// Resumes and confirms the handoff, then signs its session on `phone`: the approval as a phone gives it.
-    func approve(_ handoff: Handoff, phone: inout TestAuthenticator) async throws -> (ResumedHandoff, APIResponse) {
-        let resumed = try await resume(handoff.handoffToken).expect(.ok, ResumedHandoff.self)
-        _ = try await confirm(resumed, code: handoff.verificationCode).expect(.ok, JSONValue.self)
+    /// The phone signs the handoff's session (flow 2's options, an assertion, complete) with its client token.
+    func sign(_ resumed: ResumedHandoff, phone: inout TestAuthenticator) async throws -> APIResponse {
         let options = try await client(
             .post,
             Path.authenticationOptions(resumed.biometricPasskeySessionId),
             token: resumed.clientToken
         ).expect(.ok, Options<PublicKeyCredentialRequestOptionsJSON>.self).publicKey
-        let completed = try await completeSignIn(resumed.session, assertion(options, authenticator: &phone))
-        return (resumed, completed)
+        return try await completeSignIn(resumed.session, assertion(options, authenticator: &phone))
+    }
+
+    /// Resumes and confirms the handoff, then signs its session on `phone`: the approval as a phone gives it.
+    func approve(_ handoff: Handoff, phone: inout TestAuthenticator) async throws -> (ResumedHandoff, APIResponse) {
+        let resumed = try await resume(handoff.handoffToken).expect(.ok, ResumedHandoff.self)
+        _ = try await confirm(resumed, code: handoff.verificationCode).expect(.ok, JSONValue.self)
+        return (resumed, try await sign(resumed, phone: &phone))
     }
 }

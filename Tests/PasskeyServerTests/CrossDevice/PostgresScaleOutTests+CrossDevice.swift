@@ -44,14 +44,7 @@ extension PostgresScaleOutTests {
             #expect(try await a.handoffStatus(handoff) == "claimed")
             _ = try await b.confirm(resumed, code: handoff.verificationCode).expect(.ok, JSONValue.self)
             #expect(try await stream.next() == "confirmed")
-            let request = try await b.client(
-                .post,
-                Path.authenticationOptions(resumed.biometricPasskeySessionId),
-                token: resumed.clientToken
-            ).expect(.ok, Options<PublicKeyCredentialRequestOptionsJSON>.self).publicKey
-            #expect(
-                try await b.completeSignIn(resumed.session, b.assertion(request, authenticator: &phone)).status == .ok
-            )
+            #expect(try await b.sign(resumed, phone: &phone).status == .ok)
             #expect(try await stream.next() == "approved")
             #expect(try await stream.next() == nil)
             #expect(try await a.redeem(session, handoff.pollToken).status == .ok)
