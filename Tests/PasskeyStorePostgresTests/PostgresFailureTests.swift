@@ -73,7 +73,10 @@ struct PostgresFailureTests {
     func poolSaturated() async throws {
         try await TestDatabase.withSchema("pool") { schema in
             let store = try await PostgresPasskeyStore.connect(
-                url: schema.url.replacing("pool_size=10", with: "pool_size=1") + "&pool_timeout=1"
+                url: schema.url.replacing("pool_size=10", with: "pool_size=1").replacing(
+                    "pool_timeout=60",
+                    with: "pool_timeout=1"
+                )
             )
             let user = try await store.createUserIfAbsent(
                 UserRecord(id: "user-pool", handle: [1], name: "user-pool", displayName: "d", createdAt: Self.now)

@@ -51,15 +51,19 @@ public enum TestDatabase {
         return rows
     }
 
-    /// Creates an empty schema for `purpose` and returns its name and a store URL whose search path is it.
+    /// Creates an empty schema for `purpose` and returns its name and a store URL whose search path is it. The store
+    /// waits up to a minute for a pooled connection (not the default ten seconds): the conformance checks run at once
+    /// on one store, dozens of concurrent operations each, and a loaded two-core machine must not turn that queue
+    /// into failures.
     public static func createSchema(_ purpose: String) async throws -> TestSchema {
         let name = "passkeys_test_\(run)_\(purpose)_\(Int.random(in: 0..<1_000_000))"
         try await execute(#"CREATE SCHEMA "\#(name)""#)
         let url = try #require(url)
         var components = try #require(URLComponents(string: url))
         components.queryItems =
-            (components.queryItems ?? []).filter { $0.name != "search_path" && $0.name != "pool_size" } + [
+            (components.queryItems ?? []).filter { !["search_path", "pool_size", "pool_timeout"].contains($0.name) } + [
                 URLQueryItem(name: "search_path", value: name), URLQueryItem(name: "pool_size", value: "10"),
+                URLQueryItem(name: "pool_timeout", value: "60"),
             ]
         return TestSchema(name: name, url: try #require(components.string))
     }
