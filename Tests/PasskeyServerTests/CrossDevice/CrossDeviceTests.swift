@@ -367,3 +367,23 @@ extension CrossDeviceTests {
         }
     }
 }
+
+extension CrossDeviceTests {
+    @Test("a quiet stream sends a heartbeat comment every 15 seconds, and still the change after it")
+    func heartbeat() async throws {
+        let server = try TestServer()
+        try await server.withLiveAPI { api in
+            var phone = TestAuthenticator()
+            let (_, handoff) = try await api.handedOffSession("hal", phone: &phone)
+            let stream = try HandoffEventStream(
+                port: try #require(api.client.port),
+                handoff: handoff,
+                receiveTimeout: .seconds(20)
+            )
+            #expect(try await stream.next() == "pending")
+            try await stream.heartbeat()
+            _ = try await api.resume(handoff.handoffToken).expect(.ok, ResumedHandoff.self)
+            #expect(try await stream.next() == "claimed")
+        }
+    }
+}

@@ -23,6 +23,25 @@ final class HandoffEventStream: @unchecked Sendable {
         }
     }
 
+    /// Waits for the next heartbeat comment (`: heartbeat`), which comes after 15 s without a change; the events
+    /// before it stay to be read.
+    func heartbeat() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        while !self.pending.contains(": heartbeat\n") {
+                            guard case .data(let bytes) = self.connection.receive() else {
+                                throw RawConnection.Failure(description: "no heartbeat; got: \(self.pending)")
+                            }
+                            self.pending += String(decoding: bytes, as: UTF8.self)
+                        }
+                    }
+                )
+            }.start()
+        }
+    }
+
     /// Every response header line before the first event (to check the content type).
     private(set) var head = ""
 
