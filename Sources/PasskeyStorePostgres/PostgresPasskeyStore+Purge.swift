@@ -48,42 +48,13 @@ extension PostgresPasskeyStore {
             )
             return (flows.count, abandoned.count)
         }
-        report.webSessions = try await deleteOldest(
-            "web_sessions",
-            key: "id",
-            by: "expires_at",
-            before: time,
-            limit: limit
-        )
-        report.limitWindows = try await deleteOldest(
-            "limit_windows",
-            key: "key_hash",
-            by: "window_end",
-            before: time,
-            limit: limit
-        )
-        guard let auditBefore else { return report }
-        report.workflowRuns = try await deleteOldest(
-            "workflow_runs",
-            key: "id",
-            by: "expires_at",
-            before: auditBefore,
-            limit: limit
-        )
-        report.auditEvents = try await deleteOldest(
-            "audit_events",
-            key: "sequence",
-            by: "time",
-            before: auditBefore,
-            limit: limit
-        )
-        report.recoveryAttempts = try await deleteOldest(
-            "recovery_attempts",
-            key: "id",
-            by: "expires_at",
-            before: auditBefore,
-            limit: limit
-        )
+        for kind in PurgeReport.timeOrdered {
+            guard let cutoff = kind.keptWithAudit ? auditBefore : time else { continue }
+            kind.record(
+                &report,
+                try await deleteOldest(kind.table, key: kind.key, by: kind.column, before: cutoff, limit: limit)
+            )
+        }
         return report
     }
 

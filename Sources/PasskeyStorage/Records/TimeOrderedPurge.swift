@@ -1,0 +1,35 @@
+/// A kind of row that the SQL adapters purge alike, by one time column, oldest first, in batches: where it is, and
+/// where its count goes in the ``PurgeReport``. One list, so that both adapters delete the same kinds in the same
+/// order (``PurgeReport/timeOrdered``).
+public struct TimeOrderedPurge: Sendable {
+    /// The table, its key column and the time column its rows end by: constants, never input.
+    public let table: StaticString
+    public let key: StaticString
+    public let column: StaticString
+    /// Kept as long as the audit log (purged before `auditBefore`, never when that is nil), not until `before`.
+    public let keptWithAudit: Bool
+    /// Adds the rows deleted to the report.
+    public let record: @Sendable (inout PurgeReport, Int) -> Void
+}
+
+extension PurgeReport {
+    /// The kinds purged after flows, reservations and abandoned users, in order (see
+    /// ``PasskeyStore/purge(before:auditBefore:limit:)``, steps 4 to 6).
+    public static let timeOrdered: [TimeOrderedPurge] = [
+        TimeOrderedPurge(table: "web_sessions", key: "id", column: "expires_at", keptWithAudit: false) {
+            $0.webSessions += $1
+        },
+        TimeOrderedPurge(table: "limit_windows", key: "key_hash", column: "window_end", keptWithAudit: false) {
+            $0.limitWindows += $1
+        },
+        TimeOrderedPurge(table: "workflow_runs", key: "id", column: "expires_at", keptWithAudit: true) {
+            $0.workflowRuns += $1
+        },
+        TimeOrderedPurge(table: "audit_events", key: "sequence", column: "time", keptWithAudit: true) {
+            $0.auditEvents += $1
+        },
+        TimeOrderedPurge(table: "recovery_attempts", key: "id", column: "expires_at", keptWithAudit: true) {
+            $0.recoveryAttempts += $1
+        },
+    ]
+}
