@@ -378,7 +378,7 @@ extension CrossDeviceTests {
             let stream = try HandoffEventStream(
                 port: try #require(api.client.port),
                 handoff: handoff,
-                receiveTimeout: .seconds(20)
+                receiveTimeout: .seconds(45)
             )
             #expect(try await stream.next() == "pending")
             try await stream.heartbeat()

@@ -17,7 +17,8 @@ extension PasskeyService {
         let limit = configuration.limits.maxEventStreams
         let body = ResponseBody { writer in
             var status = first
-            var quiet = Duration.zero
+            // Heartbeats go by the clock, not by polls counted: on a busy server a poll takes longer than its interval.
+            var lastWrite = ContinuousClock.now
             try await writer.write(Self.event(status))
             guard gate.enter(limit: limit) else {
                 try await writer.write(ByteBuffer(string: ": too many streams open; poll the status instead\n\n"))
@@ -27,14 +28,13 @@ extension PasskeyService {
             // A server shutting down ends the stream; the page falls back to polling, or reconnects.
             while !status.isFinal, !Task.isShuttingDownGracefully {
                 try await Task.sleep(for: Self.handoffPollInterval)
-                quiet += Self.handoffPollInterval
                 let next = try await self.handoffStatus(id: id, pollToken: pollToken)
                 if next != status {
                     status = next
-                    quiet = .zero
+                    lastWrite = .now
                     try await writer.write(Self.event(status))
-                } else if quiet >= Self.handoffHeartbeat {
-                    quiet = .zero
+                } else if ContinuousClock.now - lastWrite >= Self.handoffHeartbeat {
+                    lastWrite = .now
                     try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
                 }
             }
