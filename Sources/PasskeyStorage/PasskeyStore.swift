@@ -299,4 +299,23 @@ public protocol PasskeyStore: Sendable {
     /// the reserved credential of its registration flow, whose status becomes `.aborted`. Returns the cancelled
     /// attempt, or nil when it was finalized or cancelled already, or is unknown.
     func cancelRecoveryAttempt(id: String, at time: Date) async throws(StoreError) -> RecoveryAttemptRecord?
+
+    // MARK: Combined operations: one round trip where a request needs two
+
+    /// The user with their credentials that are not revoked (as ``credentials(userID:)`` lists them), read in one
+    /// operation; nil when there is no such user.
+    func userWithCredentials(id: String) async throws(StoreError) -> UserCredentials?
+    /// The credential with the user it belongs to, read in one operation; nil when there is no such credential.
+    func credentialWithOwner(id: [UInt8]) async throws(StoreError) -> CredentialOwner?
+    /// Records a verified sign-in in one transaction: the credential's use, a compare-and-set exactly as
+    /// ``recordCredentialUse(id:expectedSignCount:signCount:backupState:at:)``, and the flow's update, exactly as
+    /// ``updateFlow(id:expectedStatuses:at:update:)``. Both are written or neither; the use is tried first, so
+    /// `.credentialNotRecorded` wins when neither holds. Of racing calls, the guarantees of both hold.
+    func recordAuthentication(
+        _ use: CredentialUse,
+        flowID: String,
+        expectedStatuses: Set<FlowStatus>,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) async throws(StoreError) -> AuthenticationRecording
 }

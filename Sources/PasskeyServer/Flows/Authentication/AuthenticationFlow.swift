@@ -21,11 +21,10 @@ extension PasskeyService {
         }
         if let userID = request.userId {
             try Validation.userID(userID)
-            guard try await storage({ try await store.user(id: userID) }) != nil else {
+            guard let user = try await storage({ try await store.userWithCredentials(id: userID) }) else {
                 throw APIError.notFound("No user \(userID).")
             }
-            let credentials = try await storage { try await store.credentials(userID: userID) }
-            guard credentials.contains(where: { $0.status == .active }) else { throw APIError.noActiveCredentials }
+            guard user.credentials.contains(where: { $0.status == .active }) else { throw APIError.noActiveCredentials }
         } else if mode == .stepUp {
             throw APIError.invalidRequest("A step-up sign-in needs the userId of the user who must confirm.")
         }
@@ -140,19 +139,20 @@ extension PasskeyService {
         )
 
         do throws(APIError) {
-            guard let stored = try await storage({ try await store.credential(id: request.credential.rawId.bytes) })
+            guard
+                let found = try await storage({
+                    try await store.credentialWithOwner(id: request.credential.rawId.bytes)
+                })
             else {
                 throw APIError.credentialNotFound
             }
+            let (stored, owner) = (found.credential, found.owner)
             guard stored.status == .active else { throw APIError.credentialInactive }
             if let userID = flow.userID, stored.userID != userID {
                 throw state.mode == .stepUp ? APIError.userMismatch : APIError.credentialNotFound
             }
             if let allowed = state.allowedCredentialIDs, !allowed.contains(Base64URL.encode(stored.id)) {
                 throw APIError.stepUpAuthSessionMismatch
-            }
-            guard let owner = try await storage({ try await store.user(id: stored.userID) }) else {
-                throw APIError.credentialNotFound
             }
             let key: COSEKey
             do {
@@ -197,21 +197,6 @@ extension PasskeyService {
                 throw APIError(error)
             }
             let time = now()
-            let used = try await storage {
-                try await store.recordCredentialUse(
-                    id: stored.id,
-                    expectedSignCount: stored.signCount,
-                    signCount: verified.signCount,
-                    backupState: verified.backupState,
-                    at: time
-                )
-            }
-            guard used != nil else {
-                // Revoked since it was read (the sign-in loses the race with the revocation), or another sign-in with
-                // it was recorded first: never store a counter that steps back.
-                let current = try await storage { try await store.credential(id: stored.id) }
-                throw current?.status == .active ? APIError.credentialUseConflict : APIError.credentialInactive
-            }
             let result = AuthenticationResult(
                 userId: owner.id,
                 credentialId: Base64URL.encode(stored.id),
@@ -232,20 +217,35 @@ extension PasskeyService {
             let expiresAt = expiry(configuration.expiries.resultToken)
             var completed = state
             completed.result = result
-            let updated = try await storage {
-                try await store.updateFlow(
-                    id: flow.id,
+            let update = FlowUpdate(
+                status: .completed,
+                resultTokenHash: handoff?.pollTokenHash ?? Secrets.hash(token ?? ""),
+                resultExpiresAt: expiresAt,
+                payload: try Self.encodePayload(completed)
+            )
+            let use = CredentialUse(
+                credentialID: stored.id,
+                expectedSignCount: stored.signCount,
+                signCount: verified.signCount,
+                backupState: verified.backupState
+            )
+            let recording = try await storage {
+                try await store.recordAuthentication(
+                    use,
+                    flowID: flow.id,
                     expectedStatuses: [.verifying],
-                    at: time,
-                    update: FlowUpdate(
-                        status: .completed,
-                        resultTokenHash: handoff?.pollTokenHash ?? Secrets.hash(token ?? ""),
-                        resultExpiresAt: expiresAt,
-                        payload: try Self.encodePayload(completed)
-                    )
+                    flowUpdate: update,
+                    at: time
                 )
             }
-            guard updated != nil else { throw APIError.invalidOrExpiredSession }
+            switch recording {
+            case .recorded: break
+            case .credentialNotRecorded(let current):
+                // Revoked since it was read (the sign-in loses the race with the revocation), or another sign-in with
+                // it was recorded first: never store a counter that steps back.
+                throw current?.status == .active ? APIError.credentialUseConflict : APIError.credentialInactive
+            case .flowNotUpdated: throw APIError.invalidOrExpiredSession
+            }
             await releaseAttempt(addressLimit)
             metrics.ceremony("authentication", outcome: "succeeded")
             await audit(

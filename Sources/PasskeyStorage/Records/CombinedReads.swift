@@ -1,0 +1,22 @@
+/// A user with their credentials that are not revoked, read together (``PasskeyStore/userWithCredentials(id:)``).
+public struct UserCredentials: Sendable, Hashable {
+    public var user: UserRecord
+    /// Ordered as ``PasskeyStore/credentials(userID:)`` orders them.
+    public var credentials: [CredentialRecordRow]
+
+    public init(user: UserRecord, credentials: [CredentialRecordRow]) {
+        self.user = user
+        self.credentials = credentials
+    }
+}
+
+/// A credential with the user it belongs to, read together (``PasskeyStore/credentialWithOwner(id:)``).
+public struct CredentialOwner: Sendable, Hashable {
+    public var credential: CredentialRecordRow
+    public var owner: UserRecord
+
+    public init(credential: CredentialRecordRow, owner: UserRecord) {
+        self.credential = credential
+        self.owner = owner
+    }
+}
