@@ -1,6 +1,5 @@
 import Foundation
 import PasskeyStorage
-import SQLiteNIO
 
 /// Brings a database file to the newest schema: applies each pending migration in its own `BEGIN IMMEDIATE`
 /// transaction together with its row in `schema_migrations`, so a failed migration leaves the file as it was,
@@ -11,20 +10,20 @@ struct Migrator {
 
     /// Applies the pending migrations and returns their versions; refuses a file migrated past the newest
     /// version known here.
-    func migrate(_ lease: SQLiteConnectionLease) async throws(StoreError) -> [Int] {
+    func migrate(_ connection: ConnectionThread) async throws(StoreError) -> [Int] {
         var applied: [Int] = []
-        while let version = try await applyNext(lease) {
+        while let version = try await applyNext(connection) {
             applied.append(version)
         }
         return applied
     }
 
     /// Applies the first migration the file lacks, and returns its version; nil when none is missing.
-    private func applyNext(_ lease: SQLiteConnectionLease) async throws(StoreError) -> Int? {
+    private func applyNext(_ connection: ConnectionThread) async throws(StoreError) -> Int? {
         let migrations = migrations
         let path = path
-        return try await lease.withTransaction { session in
-            try await session.execute(
+        return try await connection.transaction { db in
+            try db.execute(
                 """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version INTEGER PRIMARY KEY NOT NULL,
@@ -33,7 +32,7 @@ struct Migrator {
                 ) STRICT
                 """
             )
-            let rows = try await session.rows("SELECT version FROM schema_migrations ORDER BY version")
+            let rows = try db.rows("SELECT version FROM schema_migrations ORDER BY version")
             let versions = try Set(
                 rows.map { row throws(StoreError) in try RowReader(row: row, table: "schema_migrations").int("version")
                 }
@@ -50,7 +49,7 @@ struct Migrator {
             guard let next = migrations.first(where: { !versions.contains($0.version) }) else { return nil }
             do {
                 for statement in next.statements {
-                    try await session.execute(statement)
+                    try db.execute(statement)
                 }
             } catch {
                 let failure = StoreErrors.map(error, path: path, doing: "migrate")
@@ -59,7 +58,7 @@ struct Migrator {
                     "Migration \(next.version) (\(next.name)) of \(path) failed and was rolled back: \(failure.reason)"
                 )
             }
-            try await session.execute(
+            try db.execute(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                 [Bind.integer(next.version), Bind.text(next.name), Bind.date(Date())]
             )

@@ -1,21 +1,20 @@
 import Foundation
 import PasskeyStorage
-import SQLiteNIO
 
 /// Values bound to statements, in the schema's representation (see ``Migrations``).
 enum Bind {
-    static func text(_ value: String) -> SQLiteData { .text(value) }
-    static func text(_ value: String?) -> SQLiteData { value.map { .text($0) } ?? .null }
-    static func bytes(_ value: [UInt8]) -> SQLiteData { .blob(ByteBuffer(bytes: value)) }
-    static func bytes(_ value: [UInt8]?) -> SQLiteData { value.map(bytes) ?? .null }
-    static func integer(_ value: Int) -> SQLiteData { .integer(SQLiteInt64(value)) }
-    static func integer(_ value: Int64) -> SQLiteData { .integer(SQLiteInt64(value)) }
-    static func bool(_ value: Bool) -> SQLiteData { .integer(value ? 1 : 0) }
+    static func text(_ value: String) -> SQLValue { .text(value) }
+    static func text(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
+    static func bytes(_ value: [UInt8]) -> SQLValue { .blob(value) }
+    static func bytes(_ value: [UInt8]?) -> SQLValue { value.map(bytes) ?? .null }
+    static func integer(_ value: Int) -> SQLValue { .integer(Int64(value)) }
+    static func integer(_ value: Int64) -> SQLValue { .integer(value) }
+    static func bool(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
     /// Seconds since 1970 as a REAL: exact for whole seconds, other times to well within a microsecond.
-    static func date(_ value: Date) -> SQLiteData { .float(value.timeIntervalSince1970) }
-    static func date(_ value: Date?) -> SQLiteData { value.map(date) ?? .null }
+    static func date(_ value: Date) -> SQLValue { .real(value.timeIntervalSince1970) }
+    static func date(_ value: Date?) -> SQLValue { value.map(date) ?? .null }
 
-    static func json(_ value: some Encodable) throws(StoreError) -> SQLiteData {
+    static func json(_ value: some Encodable) throws(StoreError) -> SQLValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do {
@@ -29,10 +28,10 @@ enum Bind {
 /// Reads one row's columns, refusing with `.corrupt` any value the schema does not allow, so that no stored
 /// data can crash the process.
 struct RowReader {
-    let row: SQLiteRow
+    let row: Row
     let table: String
 
-    private func value(_ column: String) throws(StoreError) -> SQLiteData {
+    private func value(_ column: String) throws(StoreError) -> SQLValue {
         guard let value = row.column(column) else { throw corrupt(column, "is missing") }
         return value
     }
@@ -57,7 +56,7 @@ struct RowReader {
     func optionalBytes(_ column: String) throws(StoreError) -> [UInt8]? {
         switch try value(column) {
         case .null: return nil
-        case .blob(let buffer): return Array(buffer.readableBytesView)
+        case .blob(let bytes): return bytes
         case let other: throw corrupt(column, "holds \(other.kind) instead of bytes")
         }
     }
@@ -96,7 +95,7 @@ struct RowReader {
         let seconds: Double
         switch try value(column) {
         case .null: return nil
-        case .float(let value): seconds = value
+        case .real(let value): seconds = value
         case .integer(let value): seconds = Double(value)
         case let other: throw corrupt(column, "holds \(other.kind) instead of a time")
         }
@@ -119,25 +118,12 @@ struct RowReader {
     }
 }
 
-extension SQLiteData {
-    /// The storage class, for error messages (never the value: it may be a secret's hash).
-    fileprivate var kind: String {
-        switch self {
-        case .integer: "an integer"
-        case .float: "a real"
-        case .text: "text"
-        case .blob: "bytes"
-        case .null: "null"
-        }
-    }
-}
-
 // MARK: - Records
 
 enum UserRows {
     static let columns = "id, handle, name, display_name, created_at"
 
-    static func decode(_ row: SQLiteRow) throws(StoreError) -> UserRecord {
+    static func decode(_ row: Row) throws(StoreError) -> UserRecord {
         let reader = RowReader(row: row, table: "users")
         return UserRecord(
             id: try reader.text("id"),
@@ -149,14 +135,14 @@ enum UserRows {
     }
 
     /// A user row with its count of active credentials in the column `active_credentials`.
-    static func decodeSummary(_ row: SQLiteRow) throws(StoreError) -> UserSummary {
+    static func decodeSummary(_ row: Row) throws(StoreError) -> UserSummary {
         UserSummary(
             user: try decode(row),
             activeCredentials: try RowReader(row: row, table: "users").int("active_credentials")
         )
     }
 
-    static func binds(_ user: UserRecord) -> [SQLiteData] {
+    static func binds(_ user: UserRecord) -> [SQLValue] {
         [
             Bind.text(user.id), Bind.bytes(user.handle), Bind.text(user.name), Bind.text(user.displayName),
             Bind.date(user.createdAt),
@@ -172,7 +158,7 @@ enum CredentialRows {
         """
     static let placeholders = Array(repeating: "?", count: 22).joined(separator: ", ")
 
-    static func decode(_ row: SQLiteRow) throws(StoreError) -> CredentialRecordRow {
+    static func decode(_ row: Row) throws(StoreError) -> CredentialRecordRow {
         let reader = RowReader(row: row, table: "credentials")
         let statusText = try reader.text("status")
         guard let status = CredentialRecordRow.Status(rawValue: statusText) else {
@@ -204,7 +190,7 @@ enum CredentialRows {
         )
     }
 
-    static func binds(_ credential: CredentialRecordRow) throws(StoreError) -> [SQLiteData] {
+    static func binds(_ credential: CredentialRecordRow) throws(StoreError) -> [SQLValue] {
         [
             Bind.bytes(credential.id), Bind.text(credential.userID), Bind.bytes(credential.publicKey),
             Bind.integer(credential.algorithm), Bind.integer(Int64(credential.signCount)), Bind.text(credential.aaguid),
@@ -224,7 +210,7 @@ enum FlowRows {
         result_expires_at, expires_at, created_at, updated_at, payload
         """
 
-    static func decode(_ row: SQLiteRow) throws(StoreError) -> FlowRecord {
+    static func decode(_ row: Row) throws(StoreError) -> FlowRecord {
         let reader = RowReader(row: row, table: "flows")
         return FlowRecord(
             id: try reader.text("id"),
@@ -243,7 +229,7 @@ enum FlowRows {
         )
     }
 
-    static func binds(_ flow: FlowRecord) -> [SQLiteData] {
+    static func binds(_ flow: FlowRecord) -> [SQLValue] {
         [
             Bind.text(flow.id), Bind.text(flow.kind.rawValue), Bind.text(flow.status.rawValue), Bind.text(flow.userID),
             Bind.bytes(flow.clientTokenHash), Bind.bytes(flow.challengeHash), Bind.date(flow.challengeExpiresAt),
@@ -256,7 +242,7 @@ enum FlowRows {
 enum AuditRows {
     static let columns = "sequence, time, actor, action, user_id, subject, request_id, details"
 
-    static func decode(_ row: SQLiteRow) throws(StoreError) -> AuditEvent {
+    static func decode(_ row: Row) throws(StoreError) -> AuditEvent {
         let reader = RowReader(row: row, table: "audit_events")
         return AuditEvent(
             sequence: try reader.int64("sequence"),

@@ -1,13 +1,12 @@
 import Foundation
 public import PasskeyStorage
-import SQLiteNIO
 
 extension SQLitePasskeyStore {
     @discardableResult
     public func appendAuditEvent(_ event: AuditEvent) async throws(StoreError) -> AuditEvent {
         let details = try Bind.json(event.details)
-        return try await lease.withSession { session in
-            let rows = try await session.rows(
+        return try await connection.session { db in
+            let rows = try db.rows(
                 """
                 INSERT INTO audit_events (time, actor, action, user_id, subject, request_id, details)
                 VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING sequence
@@ -17,18 +16,18 @@ extension SQLitePasskeyStore {
                     Bind.text(event.subject), Bind.text(event.requestID), details,
                 ]
             )
-            guard let sequence = rows.first?.column("sequence")?.integer else {
+            guard case .integer(let sequence) = rows.first?.column("sequence") else {
                 throw StoreError(.corrupt, "The database returned no sequence number for an audit event.")
             }
             var event = event
-            event.sequence = Int64(sequence)
+            event.sequence = sequence
             return event
         }
     }
 
     public func auditEvents(after: Int64, limit: Int, userID: String?) async throws(StoreError) -> [AuditEvent] {
         guard limit > 0 else { return [] }
-        return try await lease.withSession { session in
+        return try await connection.session { db in
             var sql = "SELECT \(AuditRows.columns) FROM audit_events WHERE sequence > ?"
             var binds = [Bind.integer(after)]
             if let userID {
@@ -37,16 +36,16 @@ extension SQLitePasskeyStore {
             }
             sql += " ORDER BY sequence LIMIT ?"
             binds.append(Bind.integer(limit))
-            return try await session.rows(sql, binds).map(AuditRows.decode)
+            return try db.rows(sql, binds).map(AuditRows.decode)
         }
     }
 
     public func auditEvents(before: Int64?, limit: Int, userID: String?) async throws(StoreError) -> [AuditEvent] {
         guard limit > 0 else { return [] }
-        return try await lease.withSession { session in
+        return try await connection.session { db in
             // Read backwards along the primary key, or along audit_events_by_user (user_id, sequence) for one user.
             var conditions: [String] = []
-            var binds: [SQLiteData] = []
+            var binds: [SQLValue] = []
             if let before {
                 conditions.append("sequence < ?")
                 binds.append(Bind.integer(before))
@@ -59,7 +58,7 @@ extension SQLitePasskeyStore {
             if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
             sql += " ORDER BY sequence DESC LIMIT ?"
             binds.append(Bind.integer(limit))
-            return try await session.rows(sql, binds).map(AuditRows.decode)
+            return try db.rows(sql, binds).map(AuditRows.decode)
         }
     }
 }

@@ -1,18 +1,21 @@
 public import Foundation
 public import PasskeyStorage
-import SQLiteNIO
 
 extension SQLitePasskeyStore {
     public func userWithCredentials(id: String) async throws(StoreError) -> UserCredentials? {
-        guard let user = try await user(id: id) else { return nil }
-        return UserCredentials(user: user, credentials: try await credentials(userID: id))
+        try await connection.session { db in
+            guard let user = try Self.user(db, where: "id = ?", Bind.text(id)) else { return nil }
+            return UserCredentials(user: user, credentials: try Self.credentials(db, userID: id))
+        }
     }
 
     public func credentialWithOwner(id: [UInt8]) async throws(StoreError) -> CredentialOwner? {
-        guard let credential = try await credential(id: id), let owner = try await user(id: credential.userID) else {
-            return nil
+        try await connection.session { db in
+            guard let credential = try Self.credential(db, id: id),
+                let owner = try Self.user(db, where: "id = ?", Bind.text(credential.userID))
+            else { return nil }
+            return CredentialOwner(credential: credential, owner: owner)
         }
-        return CredentialOwner(credential: credential, owner: owner)
     }
 
     public func recordAuthentication(
@@ -22,19 +25,19 @@ extension SQLitePasskeyStore {
         flowUpdate: FlowUpdate,
         at time: Date
     ) async throws(StoreError) -> AuthenticationRecording {
-        try await lease.withTransaction { session in
-            let current = try await Self.credential(session, id: use.credentialID)
+        try await connection.transaction { db in
+            let current = try Self.credential(db, id: use.credentialID)
             guard let current, current.status == .active, current.signCount == use.expectedSignCount else {
                 return .credentialNotRecorded(current: current)
             }
-            guard let flow = try await Self.flow(session, id: flowID), expectedStatuses.contains(flow.status),
+            guard let flow = try Self.flow(db, id: flowID), expectedStatuses.contains(flow.status),
                 flow.expiresAt > time
             else { return .flowNotUpdated }
             var used = current
             used.signCount = use.signCount
             used.backupState = use.backupState
             used.lastUsedAt = time
-            try await session.execute(
+            try db.execute(
                 "UPDATE credentials SET sign_count = ?, backup_state = ?, last_used_at = ? WHERE id = ?",
                 [
                     Bind.integer(Int64(use.signCount)), Bind.bool(use.backupState), Bind.date(time),
@@ -42,7 +45,7 @@ extension SQLitePasskeyStore {
                 ]
             )
             let updated = flowUpdate.applied(to: flow, at: time)
-            try await Self.write(session, updated)
+            try Self.write(db, updated)
             return .recorded(credential: used, flow: updated)
         }
     }

@@ -1,22 +1,13 @@
 public import Foundation
 public import PasskeyStorage
-import SQLiteNIO
 
 extension SQLitePasskeyStore {
     public func credential(id: [UInt8]) async throws(StoreError) -> CredentialRecordRow? {
-        try await lease.withSession { session in try await Self.credential(session, id: id) }
+        try await connection.session { db in try Self.credential(db, id: id) }
     }
 
     public func credentials(userID: String) async throws(StoreError) -> [CredentialRecordRow] {
-        try await lease.withSession { session in
-            try await session.rows(
-                """
-                SELECT \(CredentialRows.columns) FROM credentials WHERE user_id = ? AND status != 'revoked'
-                ORDER BY created_at, id
-                """,
-                [Bind.text(userID)]
-            ).map(CredentialRows.decode)
-        }
+        try await connection.session { db in try Self.credentials(db, userID: userID) }
     }
 
     public func renameCredential(
@@ -27,12 +18,12 @@ extension SQLitePasskeyStore {
     ) async throws(StoreError)
         -> CredentialRecordRow?
     {
-        try await lease.withTransaction { session in
-            guard var credential = try await Self.credential(session, id: id), credential.status != .revoked else {
+        try await connection.transaction { db in
+            guard var credential = try Self.credential(db, id: id), credential.status != .revoked else {
                 return nil
             }
-            let live = try await Self.liveCredentials(
-                session,
+            let live = try Self.liveCredentials(
+                db,
                 userID: credential.userID,
                 nameKey: nameKey,
                 at: time,
@@ -41,7 +32,7 @@ extension SQLitePasskeyStore {
             guard live.withName == 0 else {
                 throw StoreError(.nameTaken, "Another credential of this user is named '\(name)'.")
             }
-            try await session.execute(
+            try db.execute(
                 "UPDATE credentials SET name = ?, name_key = ? WHERE id = ?",
                 [Bind.text(name), Bind.text(nameKey), Bind.bytes(id)]
             )
@@ -60,8 +51,8 @@ extension SQLitePasskeyStore {
     ) async throws(StoreError) -> CredentialRecordRow? {
         // One conditional UPDATE, which takes the write lock before it reads the row: of racing uses with the same
         // expected counter, and of a use racing a revocation, the first to write wins and the others match no row.
-        try await lease.withSession { session in
-            try await session.rows(
+        try await connection.session { db in
+            try db.rows(
                 """
                 UPDATE credentials SET sign_count = ?, backup_state = ?, last_used_at = ?
                 WHERE id = ? AND status = 'active' AND sign_count = ?
@@ -77,8 +68,8 @@ extension SQLitePasskeyStore {
 
     public func revokeCredential(id: [UInt8], at time: Date) async throws(StoreError) -> CredentialRecordRow? {
         // One conditional UPDATE: of two racing revocations, one returns the row.
-        try await lease.withSession { session in
-            try await session.rows(
+        try await connection.session { db in
+            try db.rows(
                 """
                 UPDATE credentials SET status = 'revoked', revoked_at = ? WHERE id = ? AND status != 'revoked'
                 RETURNING \(CredentialRows.columns)
@@ -96,21 +87,21 @@ extension SQLitePasskeyStore {
         at time: Date
     ) async throws(StoreError) {
         let binds = try CredentialRows.binds(credential)
-        try await lease.withTransaction { session in
+        try await connection.transaction { db in
             // A reservation that expired without being settled no longer holds its id: the new credential
             // replaces it. Both happen in this transaction, or neither.
-            try await session.execute(
+            try db.execute(
                 """
                 DELETE FROM credentials
                 WHERE id = ? AND status = 'reserved' AND (reserved_until IS NULL OR reserved_until <= ?)
                 """,
                 [Bind.bytes(credential.id), Bind.date(time)]
             )
-            guard try await Self.credential(session, id: credential.id) == nil else {
+            guard try Self.credential(db, id: credential.id) == nil else {
                 throw StoreError(.credentialExists, "This credential is registered already.")
             }
-            let live = try await Self.liveCredentials(
-                session,
+            let live = try Self.liveCredentials(
+                db,
                 userID: credential.userID,
                 nameKey: credential.nameKey,
                 at: time
@@ -121,17 +112,17 @@ extension SQLitePasskeyStore {
             guard live.withName == 0 else {
                 throw StoreError(.nameTaken, "Another credential of this user is named '\(credential.name)'.")
             }
-            guard let flow = try await Self.flow(session, id: flowID) else {
+            guard let flow = try Self.flow(db, id: flowID) else {
                 throw StoreError(.notFound, "No flow \(flowID).")
             }
-            guard try await Self.user(session, where: "id = ?", Bind.text(credential.userID)) != nil else {
+            guard try Self.user(db, where: "id = ?", Bind.text(credential.userID)) != nil else {
                 throw StoreError(.notFound, "No user \(credential.userID) for the credential.")
             }
-            try await session.execute(
+            try db.execute(
                 "INSERT INTO credentials (\(CredentialRows.columns)) VALUES (\(CredentialRows.placeholders))",
                 binds
             )
-            try await Self.write(session, flowUpdate.applied(to: flow, at: time))
+            try Self.write(db, flowUpdate.applied(to: flow, at: time))
         }
     }
 
@@ -143,8 +134,8 @@ extension SQLitePasskeyStore {
     ) async throws(StoreError)
         -> CredentialRecordRow?
     {
-        try await lease.withTransaction { session in
-            let reserved = try await session.rows(
+        try await connection.transaction { db in
+            let reserved = try db.rows(
                 """
                 SELECT \(CredentialRows.columns) FROM credentials
                 WHERE flow_id = ? AND status = 'reserved' AND reserved_until > ? ORDER BY rowid LIMIT 1
@@ -152,38 +143,48 @@ extension SQLitePasskeyStore {
                 [Bind.text(flowID), Bind.date(time)]
             )
             guard var credential = try reserved.first.map(CredentialRows.decode), credential.isLive(at: time),
-                let flow = try await Self.flow(session, id: flowID)
+                let flow = try Self.flow(db, id: flowID)
             else { return nil }
             if finalize {
-                try await session.execute(
+                try db.execute(
                     "UPDATE credentials SET status = 'active', reserved_until = NULL WHERE id = ?",
                     [Bind.bytes(credential.id)]
                 )
                 credential.status = .active
                 credential.reservedUntil = nil
             } else {
-                try await session.execute("DELETE FROM credentials WHERE id = ?", [Bind.bytes(credential.id)])
+                try db.execute("DELETE FROM credentials WHERE id = ?", [Bind.bytes(credential.id)])
             }
-            try await Self.write(session, flowUpdate.applied(to: flow, at: time))
+            try Self.write(db, flowUpdate.applied(to: flow, at: time))
             return credential
         }
     }
 
-    static func credential(_ session: Session, id: [UInt8]) async throws -> CredentialRecordRow? {
-        try await session.rows("SELECT \(CredentialRows.columns) FROM credentials WHERE id = ?", [Bind.bytes(id)])
+    static func credentials(_ db: Database, userID: String) throws -> [CredentialRecordRow] {
+        try db.rows(
+            """
+            SELECT \(CredentialRows.columns) FROM credentials WHERE user_id = ? AND status != 'revoked'
+            ORDER BY created_at, id
+            """,
+            [Bind.text(userID)]
+        ).map(CredentialRows.decode)
+    }
+
+    static func credential(_ db: Database, id: [UInt8]) throws -> CredentialRecordRow? {
+        try db.rows("SELECT \(CredentialRows.columns) FROM credentials WHERE id = ?", [Bind.bytes(id)])
             .first.map(CredentialRows.decode)
     }
 
     /// How many of the user's credentials are live at `time` (active, or reserved until after `time`), and how
     /// many of those have the name key; `excluding` one credential.
     static func liveCredentials(
-        _ session: Session,
+        _ db: Database,
         userID: String,
         nameKey: String,
         at time: Date,
         excluding excluded: [UInt8]? = nil
-    ) async throws -> (count: Int, withName: Int) {
-        let rows = try await session.rows(
+    ) throws -> (count: Int, withName: Int) {
+        let rows = try db.rows(
             """
             SELECT count(*) AS live, coalesce(sum(name_key = ?), 0) AS with_name FROM credentials
             WHERE user_id = ? AND (status = 'active' OR (status = 'reserved' AND reserved_until > ?))

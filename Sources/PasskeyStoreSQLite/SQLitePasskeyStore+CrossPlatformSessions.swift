@@ -1,6 +1,5 @@
 public import Foundation
 public import PasskeyStorage
-import SQLiteNIO
 
 extension SQLitePasskeyStore {
     public func createCrossPlatformSession(
@@ -8,18 +7,18 @@ extension SQLitePasskeyStore {
         flowPayload: [UInt8],
         at time: Date
     ) async throws(StoreError) -> Bool {
-        try await lease.withTransaction { session in
-            guard let flow = try await Self.flow(session, id: record.flowID) else {
+        try await connection.transaction { db in
+            guard let flow = try Self.flow(db, id: record.flowID) else {
                 throw StoreError(.notFound, "No flow \(record.flowID) to hand over.")
             }
             guard flow.status == .created, flow.expiresAt > time else { return false }
             // The primary key refuses a known id, the unique handoff_token_hash a known token: the transaction then
             // rolls back, and the flow stays as it was.
-            try await session.execute(
+            try db.execute(
                 "INSERT INTO cross_platform_sessions (\(CrossPlatformSessionRows.columns)) VALUES (\(CrossPlatformSessionRows.placeholders))",
                 CrossPlatformSessionRows.binds(record)
             )
-            try await session.execute(
+            try db.execute(
                 "UPDATE flows SET status = ?, payload = ?, updated_at = ? WHERE id = ?",
                 [
                     Bind.text(FlowStatus.handedOff.rawValue), Bind.bytes(flowPayload), Bind.date(time),
@@ -50,9 +49,9 @@ extension SQLitePasskeyStore {
     ) async throws(StoreError) -> CrossPlatformSessionRecord? {
         // The conditional UPDATE takes the write lock before it reads: of racing claims the first to write wins and
         // the others match no row. The flow takes the claim's client token in the same transaction.
-        try await lease.withTransaction { session in
+        try await connection.transaction { db in
             guard
-                let claimed = try await session.rows(
+                let claimed = try db.rows(
                     """
                     UPDATE cross_platform_sessions SET status = 'claimed', client_token_hash = ?1, updated_at = ?2
                     WHERE handoff_token_hash = ?3 AND status = 'pending' AND handoff_expires_at > ?2
@@ -61,7 +60,7 @@ extension SQLitePasskeyStore {
                     [Bind.bytes(clientTokenHash), Bind.date(time), Bind.bytes(handoffTokenHash)]
                 ).first.map(CrossPlatformSessionRows.decode)
             else { return nil }
-            try await session.execute(
+            try db.execute(
                 "UPDATE flows SET client_token_hash = ?, updated_at = ? WHERE id = ?",
                 [Bind.bytes(clientTokenHash), Bind.date(time), Bind.text(claimed.flowID)]
             )
@@ -77,8 +76,8 @@ extension SQLitePasskeyStore {
     ) async throws(StoreError) -> CrossPlatformSessionRecord? {
         guard !from.isEmpty else { return nil }
         let expected = from.map(\.rawValue).sorted()
-        return try await lease.withSession { session in
-            try await session.rows(
+        return try await connection.session { db in
+            try db.rows(
                 """
                 UPDATE cross_platform_sessions SET status = ?1, updated_at = ?2
                 WHERE id = ?3 AND expires_at > ?2
@@ -95,8 +94,8 @@ extension SQLitePasskeyStore {
         rejectAt: Int,
         at time: Date
     ) async throws(StoreError) -> CrossPlatformSessionRecord? {
-        try await lease.withSession { session in
-            try await session.rows(
+        try await connection.session { db in
+            try db.rows(
                 """
                 UPDATE cross_platform_sessions SET
                     code_failures = code_failures + 1,
@@ -112,10 +111,10 @@ extension SQLitePasskeyStore {
 
     private func crossPlatformSession(
         where condition: String,
-        _ bind: SQLiteData
+        _ bind: SQLValue
     ) async throws(StoreError) -> CrossPlatformSessionRecord? {
-        try await lease.withSession { session in
-            try await session.rows(
+        try await connection.session { db in
+            try db.rows(
                 "SELECT \(CrossPlatformSessionRows.columns) FROM cross_platform_sessions WHERE \(condition)",
                 [bind]
             ).first.map(CrossPlatformSessionRows.decode)
@@ -130,7 +129,7 @@ enum CrossPlatformSessionRows {
         """
     static let placeholders = Array(repeating: "?", count: 12).joined(separator: ", ")
 
-    static func decode(_ row: SQLiteRow) throws(StoreError) -> CrossPlatformSessionRecord {
+    static func decode(_ row: Row) throws(StoreError) -> CrossPlatformSessionRecord {
         let reader = RowReader(row: row, table: "cross_platform_sessions")
         let status = try reader.text("status")
         guard let known = CrossPlatformSessionRecord.Status(rawValue: status) else {
@@ -155,7 +154,7 @@ enum CrossPlatformSessionRows {
         )
     }
 
-    static func binds(_ record: CrossPlatformSessionRecord) -> [SQLiteData] {
+    static func binds(_ record: CrossPlatformSessionRecord) -> [SQLValue] {
         [
             Bind.text(record.id), Bind.text(record.flowID), Bind.bytes(record.handoffTokenHash),
             Bind.bytes(record.pollTokenHash), Bind.bytes(record.clientTokenHash), Bind.text(record.verificationCode),

@@ -1,12 +1,11 @@
 public import Foundation
 public import PasskeyStorage
-import SQLiteNIO
 
 extension SQLitePasskeyStore {
     public func createFlow(_ flow: FlowRecord) async throws(StoreError) {
         // One statement: the primary key refuses an id in use (.duplicate), the foreign key a missing user (.notFound).
-        try await lease.withSession { session in
-            try await session.execute(
+        try await connection.session { db in
+            try db.execute(
                 "INSERT INTO flows (\(FlowRows.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 FlowRows.binds(flow)
             )
@@ -14,7 +13,7 @@ extension SQLitePasskeyStore {
     }
 
     public func flow(id: String) async throws(StoreError) -> FlowRecord? {
-        try await lease.withSession { session in try await Self.flow(session, id: id) }
+        try await connection.session { db in try Self.flow(db, id: id) }
     }
 
     public func updateFlow(
@@ -30,15 +29,15 @@ extension SQLitePasskeyStore {
         // clears the challenge before a new one is set.
         guard !expectedStatuses.isEmpty else { return nil }
         let statuses = expectedStatuses.map(\.rawValue).sorted()
-        let binds: [SQLiteData] =
+        let binds: [SQLValue] =
             [
                 Bind.text(update.status?.rawValue), Bind.bytes(update.challengeHash), Bind.bool(update.clearChallenge),
                 Bind.date(update.challengeExpiresAt), Bind.bytes(update.resultTokenHash),
                 Bind.date(update.resultExpiresAt),
                 Bind.bytes(update.payload), Bind.date(time), Bind.text(id),
             ] + statuses.map { Bind.text($0) }
-        return try await lease.withSession { session in
-            try await session.rows(
+        return try await connection.session { db in
+            try db.rows(
                 """
                 UPDATE flows SET
                     status = coalesce(?1, status),
@@ -61,12 +60,12 @@ extension SQLitePasskeyStore {
         challengeHash: [UInt8],
         at time: Date
     ) async throws(StoreError) -> FlowRecord? {
-        try await lease.withTransaction { session in
-            guard let flow = try await Self.flow(session, id: flowID), flow.challengeHash == challengeHash,
+        try await connection.transaction { db in
+            guard let flow = try Self.flow(db, id: flowID), flow.challengeHash == challengeHash,
                 let expiry = flow.challengeExpiresAt, expiry > time
             else { return nil }
-            try await Self.write(
-                session,
+            try Self.write(
+                db,
                 FlowUpdate(status: .verifying, clearChallenge: true).applied(to: flow, at: time)
             )
             return flow
@@ -78,24 +77,24 @@ extension SQLitePasskeyStore {
         resultTokenHash: [UInt8],
         at time: Date
     ) async throws(StoreError) -> FlowRecord? {
-        try await lease.withTransaction { session in
-            guard let flow = try await Self.flow(session, id: flowID), flow.status == .completed,
+        try await connection.transaction { db in
+            guard let flow = try Self.flow(db, id: flowID), flow.status == .completed,
                 flow.resultTokenHash == resultTokenHash, let expiry = flow.resultExpiresAt, expiry > time
             else { return nil }
-            try await Self.write(session, FlowUpdate(status: .redeemed).applied(to: flow, at: time))
+            try Self.write(db, FlowUpdate(status: .redeemed).applied(to: flow, at: time))
             return flow
         }
     }
 
-    static func flow(_ session: Session, id: String) async throws -> FlowRecord? {
-        try await session.rows("SELECT \(FlowRows.columns) FROM flows WHERE id = ?", [Bind.text(id)]).first.map(
+    static func flow(_ db: Database, id: String) throws -> FlowRecord? {
+        try db.rows("SELECT \(FlowRows.columns) FROM flows WHERE id = ?", [Bind.text(id)]).first.map(
             FlowRows.decode
         )
     }
 
     /// Stores a flow's mutable columns (what ``FlowUpdate`` changes).
-    static func write(_ session: Session, _ flow: FlowRecord) async throws {
-        try await session.execute(
+    static func write(_ db: Database, _ flow: FlowRecord) throws {
+        try db.execute(
             """
             UPDATE flows SET status = ?, challenge_hash = ?, challenge_expires_at = ?, result_token_hash = ?,
             result_expires_at = ?, payload = ?, updated_at = ? WHERE id = ?

@@ -1,6 +1,5 @@
 public import Foundation
 public import PasskeyStorage
-import SQLiteNIO
 
 extension SQLitePasskeyStore {
     public func countLimitEvent(
@@ -10,8 +9,8 @@ extension SQLitePasskeyStore {
     ) async throws(StoreError) -> LimitWindow {
         // One writing statement, which takes the file's write lock before it reads the key's window: racing
         // callers, in this process or others, are counted one after the other.
-        try await lease.withSession { session in
-            let rows = try await session.rows(
+        try await connection.session { db in
+            let rows = try db.rows(
                 """
                 INSERT INTO limit_windows (key_hash, window_start, window_end, count) VALUES (?1, ?2, ?3, 1)
                 ON CONFLICT (key_hash) DO UPDATE SET
@@ -26,7 +25,7 @@ extension SQLitePasskeyStore {
                 throw StoreError(.corrupt, "The database returned no window for a counted event.")
             }
             if counted.count == 1 {
-                try await session.execute(
+                try db.execute(
                     """
                     DELETE FROM limit_windows WHERE key_hash IN (
                         SELECT key_hash FROM limit_windows WHERE window_end < ? ORDER BY window_end LIMIT ?
@@ -41,8 +40,8 @@ extension SQLitePasskeyStore {
 
     public func releaseLimitEvent(keyHash: [UInt8], at time: Date) async throws(StoreError) {
         // One writing statement, serialised with counting by the file's write lock.
-        try await lease.withSession { session in
-            try await session.execute(
+        try await connection.session { db in
+            try db.execute(
                 "UPDATE limit_windows SET count = count - 1 WHERE key_hash = ? AND window_end > ? AND count > 0",
                 [Bind.bytes(keyHash), Bind.date(time)]
             )
@@ -53,8 +52,8 @@ extension SQLitePasskeyStore {
         let keys = Array(Set(keyHashes))
         guard !keys.isEmpty else { return [] }
         let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ", ")
-        return try await lease.withSession { session in
-            try await session.rows(
+        return try await connection.session { db in
+            try db.rows(
                 """
                 SELECT \(LimitWindowRows.columns) FROM limit_windows
                 WHERE key_hash IN (\(placeholders)) AND window_end > ?
@@ -68,7 +67,7 @@ extension SQLitePasskeyStore {
 enum LimitWindowRows {
     static let columns = "key_hash, window_start, window_end, count"
 
-    static func decode(_ row: SQLiteRow) throws(StoreError) -> LimitWindow {
+    static func decode(_ row: Row) throws(StoreError) -> LimitWindow {
         let reader = RowReader(row: row, table: "limit_windows")
         return LimitWindow(
             keyHash: try reader.bytes("key_hash"),

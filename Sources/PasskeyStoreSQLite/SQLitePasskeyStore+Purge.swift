@@ -1,6 +1,5 @@
 public import Foundation
 public import PasskeyStorage
-import SQLiteNIO
 
 extension SQLitePasskeyStore {
     public func purge(before time: Date, auditBefore: Date?, limit: Int) async throws(StoreError) -> PurgeReport {
@@ -18,8 +17,8 @@ extension SQLitePasskeyStore {
             before: time,
             limit: limit
         )
-        (report.flows, report.users) = try await lease.withTransaction { session in
-            let flows = try await session.rows(
+        (report.flows, report.users) = try await connection.transaction { db in
+            let flows = try db.rows(
                 """
                 DELETE FROM flows WHERE id IN (
                     SELECT id FROM flows
@@ -32,10 +31,15 @@ extension SQLitePasskeyStore {
                 """,
                 [Bind.date(time), Bind.integer(limit)]
             )
-            let users = Set(flows.compactMap { $0.column("user_id")?.string })
+            let users = Set(
+                flows.compactMap { row -> String? in
+                    guard case .text(let userID) = row.column("user_id") else { return nil }
+                    return userID
+                }
+            )
             guard !users.isEmpty else { return (flows.count, 0) }
             // Their identity-verification runs go with them (ON DELETE CASCADE).
-            let abandoned = try await session.rows(
+            let abandoned = try db.rows(
                 """
                 DELETE FROM users WHERE id IN (SELECT value FROM json_each(?1)) AND created_at < ?2
                     AND NOT EXISTS (SELECT 1 FROM credentials WHERE credentials.user_id = users.id)
@@ -78,8 +82,8 @@ extension SQLitePasskeyStore {
 
     /// Runs one deleting statement that takes the time as `?1` and the limit as `?2`; returns how many rows it deleted.
     private func deleted(_ sql: String, before time: Date, limit: Int) async throws(StoreError) -> Int {
-        try await lease.withSession { session in
-            try await session.rows(sql, [Bind.date(time), Bind.integer(limit)]).count
+        try await connection.session { db in
+            try db.rows(sql, [Bind.date(time), Bind.integer(limit)]).count
         }
     }
 }

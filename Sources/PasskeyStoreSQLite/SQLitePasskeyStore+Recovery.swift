@@ -1,12 +1,11 @@
 public import Foundation
 public import PasskeyStorage
-import SQLiteNIO
 
 extension SQLitePasskeyStore {
     public func createRecoveryAttempt(_ attempt: RecoveryAttemptRecord) async throws(StoreError) {
         // One INSERT: the primary key refuses a known id, the foreign key a missing user.
-        try await lease.withSession { session in
-            try await session.execute(
+        try await connection.session { db in
+            try db.execute(
                 "INSERT INTO recovery_attempts (\(RecoveryAttemptRows.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 RecoveryAttemptRows.binds(attempt)
             )
@@ -14,8 +13,8 @@ extension SQLitePasskeyStore {
     }
 
     public func recoveryAttempt(id: String) async throws(StoreError) -> RecoveryAttemptRecord? {
-        try await lease.withSession { session in
-            try await session.rows(
+        try await connection.session { db in
+            try db.rows(
                 "SELECT \(RecoveryAttemptRows.columns) FROM recovery_attempts WHERE id = ?",
                 [Bind.text(id)]
             ).first.map(RecoveryAttemptRows.decode)
@@ -30,9 +29,9 @@ extension SQLitePasskeyStore {
     ) async throws(StoreError) -> RecoveryAttemptRecord? {
         // The conditional UPDATE runs under the write lock: of racing exchanges, the first matches the row and the
         // others find it exchanged. The flow is inserted in the same transaction.
-        try await lease.withTransaction { session in
+        try await connection.transaction { db in
             guard
-                let attempt = try await session.rows(
+                let attempt = try db.rows(
                     """
                     UPDATE recovery_attempts SET status = 'exchanged', registration_flow_id = ?, updated_at = ?
                     WHERE id = ? AND status = 'pending' AND token_hash = ? AND expires_at > ?
@@ -44,7 +43,7 @@ extension SQLitePasskeyStore {
                     ]
                 ).first.map(RecoveryAttemptRows.decode)
             else { return nil }
-            try await session.execute(
+            try db.execute(
                 "INSERT INTO flows (\(FlowRows.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 FlowRows.binds(registrationFlow)
             )
@@ -57,9 +56,9 @@ extension SQLitePasskeyStore {
         revoking: RecoveryRevocation,
         at time: Date
     ) async throws(StoreError) -> RecoveryFinalization? {
-        try await lease.withTransaction { session in
+        try await connection.transaction { db in
             guard
-                let attempt = try await session.rows(
+                let attempt = try db.rows(
                     """
                     SELECT \(RecoveryAttemptRows.columns) FROM recovery_attempts
                     WHERE id = ? AND status = 'exchanged' AND expires_at > ?
@@ -69,7 +68,7 @@ extension SQLitePasskeyStore {
                 let flowID = attempt.registrationFlowID
             else { return nil }
             guard
-                var credential = try await session.rows(
+                var credential = try db.rows(
                     """
                     UPDATE credentials SET status = 'active', reserved_until = NULL
                     WHERE flow_id = ? AND user_id = ? AND status = 'reserved' AND reserved_until > ?
@@ -79,7 +78,7 @@ extension SQLitePasskeyStore {
                 ).first.map(CredentialRows.decode)
             else { return nil }
             credential.reservedUntil = nil
-            let revoked = try await session.rows(
+            let revoked = try db.rows(
                 """
                 UPDATE credentials SET status = 'revoked', revoked_at = ?
                 WHERE user_id = ? AND id != ? AND status != 'revoked' AND (? OR backup_eligible = 0) AND ?
@@ -90,19 +89,19 @@ extension SQLitePasskeyStore {
                     Bind.bool(revoking == .all), Bind.bool(revoking != .none),
                 ]
             ).map(CredentialRows.decode).sorted { $0.id.lexicographicallyPrecedes($1.id) }
-            let finalized = try await session.rows(
+            let finalized = try db.rows(
                 """
                 UPDATE recovery_attempts SET status = 'finalized', updated_at = ? WHERE id = ?
                 RETURNING \(RecoveryAttemptRows.columns)
                 """,
                 [Bind.date(time), Bind.text(attemptID)]
             ).first.map(RecoveryAttemptRows.decode)
-            try await session.execute(
+            try db.execute(
                 "UPDATE flows SET status = 'finalized', updated_at = ? WHERE id = ?",
                 [Bind.date(time), Bind.text(flowID)]
             )
-            try await session.execute("DELETE FROM web_sessions WHERE user_id = ?", [Bind.text(attempt.userID)])
-            try await session.execute(
+            try db.execute("DELETE FROM web_sessions WHERE user_id = ?", [Bind.text(attempt.userID)])
+            try db.execute(
                 """
                 UPDATE flows SET status = 'aborted', updated_at = ?
                 WHERE user_id = ? AND kind = 'authentication' AND status IN ('verifying', 'completed')
@@ -114,9 +113,9 @@ extension SQLitePasskeyStore {
     }
 
     public func cancelRecoveryAttempt(id: String, at time: Date) async throws(StoreError) -> RecoveryAttemptRecord? {
-        try await lease.withTransaction { session in
+        try await connection.transaction { db in
             guard
-                let attempt = try await session.rows(
+                let attempt = try db.rows(
                     """
                     UPDATE recovery_attempts SET status = 'cancelled', updated_at = ?
                     WHERE id = ? AND status IN ('pending', 'exchanged')
@@ -126,11 +125,11 @@ extension SQLitePasskeyStore {
                 ).first.map(RecoveryAttemptRows.decode)
             else { return nil }
             if let flowID = attempt.registrationFlowID {
-                try await session.execute(
+                try db.execute(
                     "DELETE FROM credentials WHERE flow_id = ? AND status = 'reserved'",
                     [Bind.text(flowID)]
                 )
-                try await session.execute(
+                try db.execute(
                     "UPDATE flows SET status = 'aborted', updated_at = ? WHERE id = ?",
                     [Bind.date(time), Bind.text(flowID)]
                 )
@@ -145,7 +144,7 @@ enum RecoveryAttemptRows {
         id, user_id, token_hash, status, registration_flow_id, created_at, updated_at, expires_at
         """
 
-    static func decode(_ row: SQLiteRow) throws(StoreError) -> RecoveryAttemptRecord {
+    static func decode(_ row: Row) throws(StoreError) -> RecoveryAttemptRecord {
         let reader = RowReader(row: row, table: "recovery_attempts")
         let statusText = try reader.text("status")
         guard let status = RecoveryAttemptRecord.Status(rawValue: statusText) else {
@@ -166,7 +165,7 @@ enum RecoveryAttemptRows {
         )
     }
 
-    static func binds(_ attempt: RecoveryAttemptRecord) -> [SQLiteData] {
+    static func binds(_ attempt: RecoveryAttemptRecord) -> [SQLValue] {
         [
             Bind.text(attempt.id), Bind.text(attempt.userID), Bind.bytes(attempt.tokenHash),
             Bind.text(attempt.status.rawValue), Bind.text(attempt.registrationFlowID), Bind.date(attempt.createdAt),

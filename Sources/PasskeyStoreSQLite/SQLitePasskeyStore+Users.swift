@@ -1,19 +1,18 @@
 import Foundation
 public import PasskeyStorage
-import SQLiteNIO
 
 extension SQLitePasskeyStore {
     public func createUserIfAbsent(_ user: UserRecord) async throws(StoreError) -> UserRecord {
-        try await lease.withTransaction { session in
-            if let existing = try await Self.user(session, where: "id = ?", Bind.text(user.id)) { return existing }
-            guard try await Self.user(session, where: "handle = ?", Bind.bytes(user.handle)) == nil else {
+        try await connection.transaction { db in
+            if let existing = try Self.user(db, where: "id = ?", Bind.text(user.id)) { return existing }
+            guard try Self.user(db, where: "handle = ?", Bind.bytes(user.handle)) == nil else {
                 throw StoreError(.duplicate, "Another user has this user handle.")
             }
             // In the write transaction: a racing create of the same name waits, then finds this user.
-            guard try await Self.user(session, where: "name = ?", Bind.text(user.name)) == nil else {
+            guard try Self.user(db, where: "name = ?", Bind.text(user.name)) == nil else {
                 throw StoreError.userNameTaken
             }
-            try await session.execute(
+            try db.execute(
                 "INSERT INTO users (\(UserRows.columns)) VALUES (?, ?, ?, ?, ?)",
                 UserRows.binds(user)
             )
@@ -22,17 +21,17 @@ extension SQLitePasskeyStore {
     }
 
     public func user(id: String) async throws(StoreError) -> UserRecord? {
-        try await lease.withSession { session in try await Self.user(session, where: "id = ?", Bind.text(id)) }
+        try await connection.session { db in try Self.user(db, where: "id = ?", Bind.text(id)) }
     }
 
     public func user(handle: [UInt8]) async throws(StoreError) -> UserRecord? {
-        try await lease.withSession { session in try await Self.user(session, where: "handle = ?", Bind.bytes(handle)) }
+        try await connection.session { db in try Self.user(db, where: "handle = ?", Bind.bytes(handle)) }
     }
 
     public func deleteUser(id: String) async throws(StoreError) -> Bool {
-        try await lease.withTransaction { session in
+        try await connection.transaction { db in
             // Credentials, flows, web sessions and identity-verification runs go with the user (ON DELETE CASCADE).
-            try await !session.rows("DELETE FROM users WHERE id = ? RETURNING id", [Bind.text(id)]).isEmpty
+            try !db.rows("DELETE FROM users WHERE id = ? RETURNING id", [Bind.text(id)]).isEmpty
         }
     }
 
@@ -51,7 +50,7 @@ extension SQLitePasskeyStore {
             ) AS active_credentials
             FROM users WHERE 1
             """
-        var binds: [SQLiteData] = []
+        var binds: [SQLValue] = []
         if let after {
             sql += " AND id > ?"
             binds.append(Bind.text(after))
@@ -63,17 +62,17 @@ extension SQLitePasskeyStore {
         }
         sql += " ORDER BY id LIMIT ?"
         binds.append(Bind.integer(limit))
-        return try await lease.withSession { [sql, binds] session in
-            try await session.rows(sql, binds).map(UserRows.decodeSummary)
+        return try await connection.session { [sql, binds] db in
+            try db.rows(sql, binds).map(UserRows.decodeSummary)
         }
     }
 
     static func user(
-        _ session: Session,
+        _ db: Database,
         where condition: String,
-        _ bind: SQLiteData
-    ) async throws -> UserRecord? {
-        try await session.rows("SELECT \(UserRows.columns) FROM users WHERE \(condition)", [bind]).first.map(
+        _ bind: SQLValue
+    ) throws -> UserRecord? {
+        try db.rows("SELECT \(UserRows.columns) FROM users WHERE \(condition)", [bind]).first.map(
             UserRows.decode
         )
     }

@@ -1,17 +1,16 @@
 public import Foundation
 public import PasskeyStorage
-import SQLiteNIO
 
 extension SQLitePasskeyStore {
     public func createWebSession(_ session: WebSessionRecord) async throws(StoreError) {
         // One transaction, inserting first: the primary key and the unique index refuse an id or secret in use
         // (expired or not), the foreign key a missing user, and then nothing is deleted.
-        try await lease.withTransaction { database in
-            try await database.execute(
+        try await connection.transaction { database in
+            try database.execute(
                 "INSERT INTO web_sessions (\(WebSessionRows.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 WebSessionRows.binds(session)
             )
-            try await database.execute(
+            try database.execute(
                 """
                 DELETE FROM web_sessions WHERE id IN (
                     SELECT id FROM web_sessions WHERE expires_at < ? ORDER BY expires_at LIMIT ?
@@ -23,8 +22,8 @@ extension SQLitePasskeyStore {
     }
 
     public func webSession(secretHash: [UInt8], at time: Date) async throws(StoreError) -> WebSessionRecord? {
-        try await lease.withSession { session in
-            try await session.rows(
+        try await connection.session { db in
+            try db.rows(
                 "SELECT \(WebSessionRows.columns) FROM web_sessions WHERE secret_hash = ? AND expires_at > ?",
                 [Bind.bytes(secretHash), Bind.date(time)]
             ).first.map(WebSessionRows.decode)
@@ -33,8 +32,8 @@ extension SQLitePasskeyStore {
 
     public func webSessions(userID: String, at time: Date) async throws(StoreError) -> [WebSessionRecord] {
         // Ids compare with the BINARY collation, byte by byte.
-        try await lease.withSession { session in
-            try await session.rows(
+        try await connection.session { db in
+            try db.rows(
                 """
                 SELECT \(WebSessionRows.columns) FROM web_sessions WHERE user_id = ? AND expires_at > ?
                 ORDER BY created_at DESC, id DESC
@@ -45,14 +44,14 @@ extension SQLitePasskeyStore {
     }
 
     public func deleteWebSession(id: String) async throws(StoreError) -> Bool {
-        try await lease.withSession { session in
-            try await !session.rows("DELETE FROM web_sessions WHERE id = ? RETURNING id", [Bind.text(id)]).isEmpty
+        try await connection.session { db in
+            try !db.rows("DELETE FROM web_sessions WHERE id = ? RETURNING id", [Bind.text(id)]).isEmpty
         }
     }
 
     public func deleteWebSessions(userID: String, credentialID: [UInt8]?) async throws(StoreError) -> Int {
-        try await lease.withSession { session in
-            try await session.rows(
+        try await connection.session { db in
+            try db.rows(
                 "DELETE FROM web_sessions WHERE user_id = ?1 AND (?2 IS NULL OR credential_id = ?2) RETURNING id",
                 [Bind.text(userID), Bind.bytes(credentialID)]
             ).count
@@ -65,7 +64,7 @@ enum WebSessionRows {
         id, secret_hash, kind, user_id, operator_name, credential_id, client_ip, created_at, expires_at
         """
 
-    static func decode(_ row: SQLiteRow) throws(StoreError) -> WebSessionRecord {
+    static func decode(_ row: Row) throws(StoreError) -> WebSessionRecord {
         let reader = RowReader(row: row, table: "web_sessions")
         let kindText = try reader.text("kind")
         guard let kind = WebSessionRecord.Kind(rawValue: kindText) else {
@@ -84,7 +83,7 @@ enum WebSessionRows {
         )
     }
 
-    static func binds(_ session: WebSessionRecord) -> [SQLiteData] {
+    static func binds(_ session: WebSessionRecord) -> [SQLValue] {
         [
             Bind.text(session.id), Bind.bytes(session.secretHash), Bind.text(session.kind.rawValue),
             Bind.text(session.userID), Bind.text(session.operatorName), Bind.bytes(session.credentialID),

@@ -1,13 +1,12 @@
 public import Foundation
 public import PasskeyStorage
-import SQLiteNIO
 
 extension SQLitePasskeyStore {
     public func createWorkflowRun(_ run: WorkflowRunRecord) async throws(StoreError) {
         // One INSERT: the primary key refuses a known id, the unique index on flow_id a second run of the flow, and
         // the foreign key a missing user.
-        try await lease.withSession { session in
-            try await session.execute(
+        try await connection.session { db in
+            try db.execute(
                 "INSERT INTO workflow_runs (\(WorkflowRunRows.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 WorkflowRunRows.binds(run)
             )
@@ -15,8 +14,8 @@ extension SQLitePasskeyStore {
     }
 
     public func workflowRun(id: String) async throws(StoreError) -> WorkflowRunRecord? {
-        try await lease.withSession { session in
-            try await session.rows(
+        try await connection.session { db in
+            try db.rows(
                 "SELECT \(WorkflowRunRows.columns) FROM workflow_runs WHERE id = ?",
                 [Bind.text(id)]
             ).first.map(WorkflowRunRows.decode)
@@ -24,8 +23,8 @@ extension SQLitePasskeyStore {
     }
 
     public func workflowRun(flowID: String) async throws(StoreError) -> WorkflowRunRecord? {
-        try await lease.withSession { session in
-            try await session.rows(
+        try await connection.session { db in
+            try db.rows(
                 "SELECT \(WorkflowRunRows.columns) FROM workflow_runs WHERE flow_id = ?",
                 [Bind.text(flowID)]
             ).first.map(WorkflowRunRows.decode)
@@ -47,8 +46,8 @@ extension SQLitePasskeyStore {
             + expected.map { Bind.text($0) } + [Bind.date(time)]
         // One conditional UPDATE, which takes the write lock before it reads the row: of racing decisions from the
         // same status, the first to write wins and the others match no row.
-        return try await lease.withSession { session in
-            try await session.rows(
+        return try await connection.session { db in
+            try db.rows(
                 """
                 UPDATE workflow_runs SET status = ?, face_match = coalesce(?, face_match), updated_at = ?
                 WHERE id = ? AND status IN (\(placeholders)) AND expires_at > ?
@@ -65,7 +64,7 @@ enum WorkflowRunRows {
         id, purpose, user_id, flow_id, status, face_match, vendor_reference, created_at, updated_at, expires_at
         """
 
-    static func decode(_ row: SQLiteRow) throws(StoreError) -> WorkflowRunRecord {
+    static func decode(_ row: Row) throws(StoreError) -> WorkflowRunRecord {
         let reader = RowReader(row: row, table: "workflow_runs")
         return WorkflowRunRecord(
             id: try reader.text("id"),
@@ -83,7 +82,7 @@ enum WorkflowRunRows {
         )
     }
 
-    static func binds(_ run: WorkflowRunRecord) -> [SQLiteData] {
+    static func binds(_ run: WorkflowRunRecord) -> [SQLValue] {
         [
             Bind.text(run.id), Bind.text(run.purpose.rawValue), Bind.text(run.userID), Bind.text(run.flowID),
             Bind.text(run.status.rawValue), Bind.text(run.faceMatch?.rawValue), Bind.text(run.vendorReference),

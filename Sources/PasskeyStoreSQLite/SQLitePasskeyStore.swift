@@ -1,6 +1,5 @@
 import Foundation
 public import PasskeyStorage
-import SQLiteNIO
 
 /// The embedded default store: one SQLite database file, in write-ahead-log mode, with foreign keys on.
 ///
@@ -50,11 +49,11 @@ public final class SQLitePasskeyStore: PasskeyStore {
     public let path: String
     /// The versions of the migrations that opening the file applied, oldest first: empty when it was up to date.
     public let migrationsApplied: [Int]
-    let lease: SQLiteConnectionLease
+    let connection: ConnectionThread
 
-    private init(path: String, lease: SQLiteConnectionLease, migrationsApplied: [Int]) {
+    private init(path: String, connection: ConnectionThread, migrationsApplied: [Int]) {
         self.path = path
-        self.lease = lease
+        self.connection = connection
         self.migrationsApplied = migrationsApplied
     }
 
@@ -82,19 +81,19 @@ public final class SQLitePasskeyStore: PasskeyStore {
         busyTimeout: Duration,
         durability: Durability = .checkpoint,
         migrations: [Migration],
-        maximumWaiting: Int = SQLiteConnectionLease.defaultMaximumWaiting,
-        waitTimeout: Duration = SQLiteConnectionLease.defaultWaitTimeout
+        maximumWaiting: Int = ConnectionThread.defaultMaximumWaiting,
+        waitTimeout: Duration = ConnectionThread.defaultWaitTimeout
     ) async throws(StoreError) -> SQLitePasskeyStore {
         guard !path.isEmpty, path != ":memory:" else {
             throw StoreError(.unavailable, "The SQLite store needs the path of a database file, not '\(path)'.")
         }
-        guard SQLiteConnection.libraryVersion() >= minimumLibraryVersion else {
+        guard Database.libraryVersion >= minimumLibraryVersion else {
             throw StoreError(
                 .unavailable,
-                "SQLite \(SQLiteConnection.libraryVersionString()) is too old for the store: it needs 3.37 or later."
+                "SQLite \(Database.libraryVersionString) is too old for the store: it needs 3.37 or later."
             )
         }
-        let lease = try await SQLiteConnectionLease.open(
+        let connection = try await ConnectionThread.open(
             path: path,
             busyTimeout: busyTimeout,
             durability: durability,
@@ -102,10 +101,10 @@ public final class SQLitePasskeyStore: PasskeyStore {
             waitTimeout: waitTimeout
         )
         do {
-            let applied = try await Migrator(path: path, migrations: migrations).migrate(lease)
-            return SQLitePasskeyStore(path: path, lease: lease, migrationsApplied: applied)
+            let applied = try await Migrator(path: path, migrations: migrations).migrate(connection)
+            return SQLitePasskeyStore(path: path, connection: connection, migrationsApplied: applied)
         } catch {
-            await lease.close()
+            await connection.close()
             throw error
         }
     }
@@ -113,6 +112,6 @@ public final class SQLitePasskeyStore: PasskeyStore {
     /// Waits for the operation in progress and closes the database. Call it when the process shuts down.
     /// Operations after it fail with `.unavailable`; closing again does nothing.
     public func close() async {
-        await lease.close()
+        await connection.close()
     }
 }

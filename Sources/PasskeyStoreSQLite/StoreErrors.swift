@@ -1,15 +1,15 @@
 import PasskeyStorage
-import SQLiteNIO
+import VaporCSQLite
 
 /// Turns SQLite's errors into the contract's ``StoreError`` codes, with a reason that says what to check.
 enum StoreErrors {
     static func map(_ error: any Error, path: String, doing operation: String) -> StoreError {
         if let error = error as? StoreError { return error }
-        guard let error = error as? SQLiteError else {
+        guard let error = error as? SQLiteFailure else {
             return StoreError(.unavailable, "The SQLite database at \(path) failed to \(operation): \(error).")
         }
-        let detail = "\(error.message) (\(error.reason))"
-        switch category(of: error.reason) {
+        let detail = error.description
+        switch category(of: error) {
         case .constraint:
             return constraint(error.message)
         case .busy:
@@ -78,34 +78,18 @@ enum StoreErrors {
         case constraint, busy, access, full, io, damaged, other
     }
 
-    private static func category(of reason: SQLiteError.Reason) -> Category {
-        switch reason {
-        case .constraint, .constraintCheckFailed, .constraintCommitHookFailed, .constraintForeignKeyFailed,
-            .constraintUserFunctionFailed, .constraintNotNullFailed, .constraintPrimaryKeyFailed,
-            .constraintTriggerFailed, .constraintUniqueFailed, .constraintVirtualTableFailed,
-            .constraintUniqueRowIDFailed, .constraintUpdateTriggerDeletedRow, .constraintStrictDataTypeFailed:
-            .constraint
-        case .busy, .busyInRecovery, .busyInSnapshot, .busyTimeout, .locked, .lockedBySharedCache,
-            .lockedVirtualTable:
-            .busy
-        case .permission, .readOnly, .readonlyInRecovery, .readonlyCantLock, .readonlyInRollback,
-            .readonlyBackingMoved, .readonlyDirectory, .cantOpen, .cantOpenDirectory, .cantOpenInvalidPath,
-            .cantOpenCygwinPath, .cantOpenUnfollowedSymlink, .auth, .authUnauthorizedUser:
-            .access
-        case .full:
-            .full
-        case .ioError, .ioErrorFailedRead, .ioErrorIncompleteRead, .ioErrorFailedWrite, .ioErrorFailedSync,
-            .ioErrorFailedDirSync, .ioErrorFailedTruncate, .ioErrorFailedStat, .ioErrorFailedUnlock,
-            .ioErrorFailedReadLock, .ioErrorFailedDelete, .ioErrorNoMemory, .ioErrorFailedAccess,
-            .ioErrorFailedLockCheck, .ioErrorFailedAdvisoryLock, .ioErrorFailedClose, .ioErrorFailedSharedMemOpen,
-            .ioErrorFailedSharedMemSize, .ioErrorFailedSharedMemMap, .ioErrorFailedDeleteNonexistent,
-            .ioErrorFailedMemoryMap, .ioErrorCantFindTempdir, .ioErrorCygwinPath, .noLFS:
-            .io
-        case .corrupt, .corruptVirtualTable, .corruptSequenceSchema, .corruptIndex, .notADatabase,
-            .ioErrorBadDataChecksum, .ioErrorCorruptedFilesystem:
-            .damaged
-        default:
-            .other
+    private static func category(of failure: SQLiteFailure) -> Category {
+        // Damaged data that SQLite reports as an I/O error: its checksum or the file system found it.
+        // (SQLITE_IOERR_DATA and SQLITE_IOERR_CORRUPTFS, whose macros Swift does not import)
+        if failure.code == SQLITE_IOERR | (32 << 8) || failure.code == SQLITE_IOERR | (33 << 8) { return .damaged }
+        switch failure.primaryCode {
+        case SQLITE_CONSTRAINT: return .constraint
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy
+        case SQLITE_PERM, SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_AUTH: return .access
+        case SQLITE_FULL: return .full
+        case SQLITE_IOERR, SQLITE_NOLFS: return .io
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return .damaged
+        default: return .other
         }
     }
 }

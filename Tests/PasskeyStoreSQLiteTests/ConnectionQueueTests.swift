@@ -8,24 +8,22 @@ import Testing
 /// an operation fails with `.unavailable` at once instead of waiting without end.
 @Suite("SQLite connection queue")
 struct ConnectionQueueTests {
-    /// Holds the connection until ``release()``; ``held()`` returns once the holder has it.
+    /// Holds the connection's thread until ``release()``; ``held()`` returns once the holder has it.
     final class Holder: Sendable {
         private let started: AsyncStream<Void>
         private let startedContinuation: AsyncStream<Void>.Continuation
-        private let gate: AsyncStream<Void>
-        private let gateContinuation: AsyncStream<Void>.Continuation
+        private let gate = DispatchSemaphore(value: 0)
 
         init() {
             (started, startedContinuation) = AsyncStream.makeStream()
-            (gate, gateContinuation) = AsyncStream.makeStream()
         }
 
         func hold(_ store: SQLitePasskeyStore) async throws {
             let started = startedContinuation
             let gate = gate
-            _ = try await store.lease.withSession { _ in
+            _ = try await store.connection.session { _ in
                 started.yield()
-                for await _ in gate { break }
+                gate.wait()
                 return 0
             }
         }
@@ -34,7 +32,7 @@ struct ConnectionQueueTests {
             for await _ in started { break }
         }
 
-        func release() { gateContinuation.yield() }
+        func release() { gate.signal() }
     }
 
     static func open(
@@ -68,19 +66,23 @@ struct ConnectionQueueTests {
         }
     }
 
-    @Test("an operation that waits longer than the wait timeout gives up with .unavailable")
+    @Test("an operation whose turn comes after the wait timeout fails with .unavailable and does not run")
     func waitTimeout() async throws {
         try await withTemporaryDirectory { directory in
             let store = try await Self.open(directory, maximumWaiting: 8, waitTimeout: .milliseconds(200))
             let holder = Holder()
             let holding = Task { try await holder.hold(store) }
             await holder.held()
-            let error = await storeError { _ = try await store.user(id: "someone") }
-            #expect(error?.code == .unavailable)
-            #expect(error?.reason.contains("gave up") == true)
+            let user = UserRecord(id: "late", handle: [1, 2, 3], name: "late", displayName: "Late", createdAt: Date())
+            let late = Task { await storeError { _ = try await store.createUserIfAbsent(user) } }
+            // Not a measurement: the operation waits at least this long, longer than its timeout.
+            try await Task.sleep(for: .milliseconds(400))
             holder.release()
             try await holding.value
-            #expect(try await store.user(id: "someone") == nil)
+            let error = await late.value
+            #expect(error?.code == .unavailable)
+            #expect(error?.reason.contains("gave up") == true)
+            #expect(try await store.user(id: "late") == nil)
             await store.close()
         }
     }

@@ -43,11 +43,11 @@ struct CrossProcessTests {
                     let waiting = Task {
                         try await patient.consumeChallenge(flowID: flowID, challengeHash: challenge, at: Sample.now)
                     }
-                    // The patient holds its connection once its transaction has begun waiting for the lock, which
-                    // the other process still holds: only then is the lock released.
+                    // The patient's operation is queued for its connection, and then waits for the lock, which the
+                    // other process still holds: only then is the lock released.
                     var started = false
                     for _ in 0..<500 where !started {
-                        started = await patient.lease.isLent
+                        started = patient.connection.operations > 0
                         if !started { try await Task.sleep(for: .milliseconds(10)) }
                     }
                     try #require(started, "the patient's operation never started")

@@ -45,7 +45,7 @@ struct MigrationTests {
         try await withRawConnection(to: path) { connection in
             _ = try await connection.query(
                 "INSERT INTO credentials (\(columns)) VALUES (\(placeholders))",
-                Array(binds)
+                binds.map(\.sqliteData)
             )
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
 import PasskeyStorage
-import PasskeyStoreSQLite
 import SQLiteNIO
 import Testing
+
+@testable import PasskeyStoreSQLite
 
 /// A fresh directory under the system's temporary directory, removed by ``withTemporaryDirectory(_:)``.
 struct TemporaryDirectory {
@@ -117,5 +118,18 @@ enum Sample {
             status: .active,
             createdAt: now
         )
+    }
+}
+
+extension SQLValue {
+    /// The value for a raw SQLiteNIO connection.
+    var sqliteData: SQLiteData {
+        switch self {
+        case .null: .null
+        case .integer(let integer): .integer(Int(integer))
+        case .real(let real): .float(real)
+        case .text(let text): .text(text)
+        case .blob(let bytes): .blob(ByteBuffer(bytes: bytes))
+        }
     }
 }
