@@ -3,37 +3,51 @@ import NIOPosix
 import PasskeyStorage
 import Synchronization
 
-/// The store's one SQLite connection, on a thread of its own, lent to one store operation at a time.
+/// The store's one SQLite connection, on a thread of its own, running the store's operations in arrival order.
 ///
-/// A store operation runs as one unit on the connection's thread: all its statements, and its transaction, in one
-/// synchronous closure given to ``session(_:)`` or ``transaction(_:)`` — one trip from the caller to that thread
-/// and one back, however many statements it runs. The thread is an event loop of its own, used as this actor's
-/// executor, so the closures of concurrent operations run one after the other, and a statement that waits for
-/// another process's lock (up to the busy timeout) blocks no other work of the process.
+/// A store operation runs as one unit on the connection's thread: all its statements in one synchronous closure
+/// given to ``session(_:)`` — one trip from the caller to that thread and one back, however many statements it
+/// runs. The thread takes the operations that queued up while it worked, and commits them together: one
+/// `BEGIN IMMEDIATE` transaction for the batch, each operation inside it in a savepoint of its own. An operation
+/// that throws is rolled back to its savepoint and the others stay; every operation is atomic, sees what the
+/// operations before it did, and returns only once the batch is committed (and fails when the commit does). So a
+/// busy store commits, and wakes its thread, once per batch instead of once per operation; and as every
+/// operation runs holding the write lock, what it reads cannot change before it commits, across processes too.
 ///
 /// The line of waiting operations is bounded: at most ``maximumWaiting`` wait at once (beyond that an operation
 /// fails at once with `.unavailable`, which the server answers with 503 and `Retry-After`), and an operation whose
 /// turn comes after it waited ``waitTimeout`` fails the same way without running. So no caller waits much longer
-/// than the timeout plus the one operation in progress.
-actor ConnectionThread {
+/// than the timeout plus the batch in progress. A statement that waits for another process's lock (up to the
+/// busy timeout) blocks only this thread.
+final class ConnectionThread: Sendable {
     let path: String
-    private var database: Database?
-    private let loop: any EventLoop
-    private let group: MultiThreadedEventLoopGroup
-    /// Operations waiting for the connection or running on it.
-    private let pending = Atomic<Int>(0)
     /// The most operations that may wait for the connection at once.
-    nonisolated let maximumWaiting: Int
+    let maximumWaiting: Int
     /// The longest an operation waits for its turn.
-    nonisolated let waitTimeout: Duration
+    let waitTimeout: Duration
+    /// The most operations committed together.
+    static let maximumBatch = 64
 
     static let defaultMaximumWaiting = 1024
     static let defaultWaitTimeout = Duration.seconds(15)
 
-    /// How many operations wait for the connection or run on it now.
-    nonisolated var operations: Int { pending.load(ordering: .relaxed) }
+    private let group: MultiThreadedEventLoopGroup
+    private let loop: any EventLoop
+    private let queue = Mutex(Queue())
+    /// Only ever touched on the connection's thread.
+    private nonisolated(unsafe) var database: Database?
 
-    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.executor.asUnownedSerialExecutor() }
+    private struct Queue: ~Copyable {
+        var entries: [Entry] = []
+        /// Whether the thread is draining the queue (then new entries need no wake-up).
+        var draining = false
+        var waiting = 0
+    }
+
+    private enum Entry: Sendable {
+        case operation(any QueuedOperation)
+        case close(CheckedContinuation<Void, Never>)
+    }
 
     private init(path: String, maximumWaiting: Int, waitTimeout: Duration) {
         self.path = path
@@ -41,6 +55,11 @@ actor ConnectionThread {
         self.waitTimeout = waitTimeout
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         loop = group.next()
+    }
+
+    deinit {
+        // Nothing is queued any more: every queued entry holds a reference to this object.
+        group.shutdownGracefully { _ in }
     }
 
     /// Opens the file at `path` on a thread of its own and applies the connection settings: the busy timeout,
@@ -53,15 +72,21 @@ actor ConnectionThread {
         waitTimeout: Duration = defaultWaitTimeout
     ) async throws(StoreError) -> ConnectionThread {
         let connection = ConnectionThread(path: path, maximumWaiting: maximumWaiting, waitTimeout: waitTimeout)
-        do {
-            try await connection.connect(busyTimeout: busyTimeout, durability: durability)
-        } catch {
-            await connection.close()
-            throw error
+        let loop = connection.loop
+        let opened = await withCheckedContinuation { continuation in
+            loop.execute {
+                continuation.resume(
+                    returning: Result { () throws(StoreError) in
+                        try connection.connect(busyTimeout: busyTimeout, durability: durability)
+                    }
+                )
+            }
         }
+        try opened.get()
         return connection
     }
 
+    /// On the connection's thread.
     private func connect(busyTimeout: Duration, durability: SQLitePasskeyStore.Durability) throws(StoreError) {
         do {
             let database = try Database(path: path)
@@ -79,6 +104,8 @@ actor ConnectionThread {
             }
             try database.execute("PRAGMA synchronous = \(durability.synchronous)")
         } catch {
+            database?.close()
+            database = nil
             throw StoreErrors.map(error, path: path, doing: "open")
         }
     }
@@ -91,57 +118,183 @@ actor ConnectionThread {
         return Int32(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 
-    /// Runs `body` with the connection, on its thread, when the operations before it are done.
-    nonisolated func session<T: Sendable>(
+    /// How many operations wait for the connection or run on it now.
+    var operations: Int { queue.withLock { $0.waiting } }
+
+    /// Runs `body` with the connection, on its thread, atomically (see the type's description).
+    func session<T: Sendable>(
         _ body: @escaping @Sendable (Database) throws -> T
     ) async throws(StoreError) -> T {
-        guard pending.add(1, ordering: .relaxed).newValue <= maximumWaiting + 1 else {
-            pending.subtract(1, ordering: .relaxed)
-            throw StoreError(
-                .unavailable,
-                "The SQLite store for \(path) has \(maximumWaiting) operations waiting for its connection already; "
-                    + "retry shortly, or spread the load over more processes."
-            )
+        let result = await withCheckedContinuation { continuation in
+            let operation = Operation(body: body, enqueuedAt: .now, continuation: continuation)
+            enqueue(.operation(operation)) {
+                operation.finish(
+                    StoreError(
+                        .unavailable,
+                        "The SQLite store for \(path) has \(maximumWaiting) operations waiting for its connection "
+                            + "already; retry shortly, or spread the load over more processes."
+                    )
+                )
+            }
         }
-        defer { pending.subtract(1, ordering: .relaxed) }
-        return try await run(body, enqueuedAt: .now)
+        return try result.get()
     }
 
-    /// Runs `body` in a write transaction (see ``Database/transaction(_:)``), as ``session(_:)`` runs it.
-    nonisolated func transaction<T: Sendable>(
+    /// The same as ``session(_:)``: every operation is a transaction that holds the write lock.
+    func transaction<T: Sendable>(
         _ body: @escaping @Sendable (Database) throws -> T
     ) async throws(StoreError) -> T {
-        try await session { database in try database.transaction(body) }
-    }
-
-    private func run<T: Sendable>(
-        _ body: (Database) throws -> T,
-        enqueuedAt: ContinuousClock.Instant
-    ) throws(StoreError) -> T {
-        guard enqueuedAt.duration(to: .now) <= waitTimeout else {
-            throw StoreError(
-                .unavailable,
-                "An operation waited \(waitTimeout) for the SQLite store's connection to \(path) and gave up; "
-                    + "retry shortly, and look for slow statements or a lock held by another process."
-            )
-        }
-        guard let database else { throw StoreError(.unavailable, "The SQLite store for \(path) is closed.") }
-        do {
-            return try body(database)
-        } catch {
-            throw StoreErrors.map(error, path: path, doing: "query")
-        }
+        try await session(body)
     }
 
     /// Waits for the operations queued before it, then closes the connection. Later operations fail with
-    /// `.unavailable`. The thread stops when the last reference to this actor goes: an operation must never be
-    /// queued on a thread that has stopped, where it would wait for ever.
-    func close() {
-        database?.close()
-        database = nil
+    /// `.unavailable`. The thread stops when the last reference to this object goes.
+    func close() async {
+        await withCheckedContinuation { continuation in enqueue(.close(continuation), refused: {}) }
     }
 
-    deinit {
-        group.shutdownGracefully { _ in }
+    private func enqueue(_ entry: Entry, refused: () -> Void) {
+        let (accepted, wake) = queue.withLock { queue -> (Bool, Bool) in
+            if case .operation = entry {
+                guard queue.waiting < maximumWaiting + 1 else { return (false, false) }
+                queue.waiting += 1
+            }
+            queue.entries.append(entry)
+            defer { queue.draining = true }
+            return (true, !queue.draining)
+        }
+        guard accepted else { return refused() }
+        if wake { loop.execute { self.drain() } }
+    }
+
+    /// On the connection's thread: runs what is queued, batch by batch, until the queue is empty.
+    private func drain() {
+        while true {
+            let entries = queue.withLock { queue -> [Entry] in
+                let taken = queue.entries
+                queue.entries = []
+                if taken.isEmpty { queue.draining = false }
+                return taken
+            }
+            if entries.isEmpty { return }
+            var batch: [any QueuedOperation] = []
+            for entry in entries {
+                switch entry {
+                case .operation(let operation):
+                    batch.append(operation)
+                    if batch.count == Self.maximumBatch {
+                        commit(batch)
+                        batch = []
+                    }
+                case .close(let continuation):
+                    commit(batch)
+                    batch = []
+                    database?.close()
+                    database = nil
+                    continuation.resume()
+                }
+            }
+            commit(batch)
+        }
+    }
+
+    /// On the connection's thread: runs `batch` in one transaction, each operation in a savepoint, and then
+    /// gives each its result.
+    private func commit(_ batch: [any QueuedOperation]) {
+        guard !batch.isEmpty else { return }
+        defer { queue.withLock { $0.waiting -= batch.count } }
+        guard let database else {
+            for operation in batch {
+                operation.finish(StoreError(.unavailable, "The SQLite store for \(path) is closed."))
+            }
+            return
+        }
+        let now = ContinuousClock.now
+        let (late, due) = batch.partitioned { $0.enqueuedAt.duration(to: now) > waitTimeout }
+        for operation in late {
+            operation.finish(
+                StoreError(
+                    .unavailable,
+                    "An operation waited \(waitTimeout) for the SQLite store's connection to \(path) and gave up; "
+                        + "retry shortly, and look for slow statements or a lock held by another process."
+                )
+            )
+        }
+        guard !due.isEmpty else { return }
+        do {
+            try database.execute("BEGIN IMMEDIATE")
+            for operation in due {
+                try database.execute("SAVEPOINT operation")
+                if !operation.run(on: database, path: path) {
+                    try database.execute("ROLLBACK TO operation")
+                }
+                try database.execute("RELEASE operation")
+            }
+            try database.execute("COMMIT")
+        } catch {
+            // SQLite may have rolled back already (after I/O errors, say); then this fails harmlessly.
+            try? database.execute("ROLLBACK")
+            let failure = StoreErrors.map(error, path: path, doing: "commit")
+            for operation in due { operation.finish(failure) }
+            return
+        }
+        for operation in due { operation.finish(nil) }
+    }
+}
+
+/// An operation waiting for the connection, its result type erased.
+private protocol QueuedOperation: AnyObject, Sendable {
+    var enqueuedAt: ContinuousClock.Instant { get }
+    /// Runs the operation and keeps its result; false when it failed (and must be rolled back).
+    func run(on database: Database, path: String) -> Bool
+    /// Resumes the caller: with `failure` when given, otherwise with the result kept.
+    func finish(_ failure: StoreError?)
+}
+
+/// `result` is written and read only on the connection's thread.
+private final class Operation<T: Sendable>: QueuedOperation, @unchecked Sendable {
+    let body: @Sendable (Database) throws -> T
+    let enqueuedAt: ContinuousClock.Instant
+    let continuation: CheckedContinuation<Result<T, StoreError>, Never>
+    private var result: Result<T, StoreError>?
+
+    init(
+        body: @escaping @Sendable (Database) throws -> T,
+        enqueuedAt: ContinuousClock.Instant,
+        continuation: CheckedContinuation<Result<T, StoreError>, Never>
+    ) {
+        self.body = body
+        self.enqueuedAt = enqueuedAt
+        self.continuation = continuation
+    }
+
+    func run(on database: Database, path: String) -> Bool {
+        do {
+            result = .success(try body(database))
+            return true
+        } catch {
+            result = .failure(StoreErrors.map(error, path: path, doing: "query"))
+            return false
+        }
+    }
+
+    func finish(_ failure: StoreError?) {
+        if let failure {
+            continuation.resume(returning: .failure(failure))
+        } else {
+            continuation.resume(returning: result ?? .failure(StoreError(.unavailable, "The operation did not run.")))
+        }
+    }
+}
+
+extension Array {
+    /// The elements that satisfy `predicate`, then the others, each in their order.
+    fileprivate func partitioned(by predicate: (Element) -> Bool) -> ([Element], [Element]) {
+        var matching: [Element] = []
+        var others: [Element] = []
+        for element in self {
+            if predicate(element) { matching.append(element) } else { others.append(element) }
+        }
+        return (matching, others)
     }
 }

@@ -1,7 +1,8 @@
 import VaporCSQLite
 
 /// The store's SQLite connection: synchronous calls, made only on the connection's own thread (see
-/// ``ConnectionThread``), with every statement prepared once and kept for the life of the connection.
+/// ``ConnectionThread``, which also opens and ends its transactions), with every statement prepared once and kept
+/// for the life of the connection.
 final class Database {
     private var handle: OpaquePointer?
     /// Prepared statements by their SQL text. Statements built from a variable list (`IN (?, ?, …)`) have a few
@@ -50,22 +51,6 @@ final class Database {
     /// Runs one statement that returns no rows the caller needs.
     func execute(_ sql: String, _ binds: [SQLValue] = []) throws(SQLiteFailure) {
         _ = try statement(sql).run(binds)
-    }
-
-    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): it takes the database's write lock before its first
-    /// read, waiting up to the busy timeout for other connections and processes, so what it reads cannot change
-    /// before it commits. Any error rolls the transaction back.
-    func transaction<T>(_ body: (Database) throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body(self)
-            try execute("COMMIT")
-            return result
-        } catch {
-            // SQLite may have rolled back already (after I/O errors, say); then this fails harmlessly.
-            try? execute("ROLLBACK")
-            throw error
-        }
     }
 
     private func statement(_ sql: String) throws(SQLiteFailure) -> Statement {
