@@ -86,4 +86,40 @@ struct ConnectionQueueTests {
             await store.close()
         }
     }
+
+    @Test("operations committed together: one that throws is rolled back alone, the others are committed")
+    func batch() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = try await Self.open(directory, maximumWaiting: 8, waitTimeout: .seconds(600))
+            let holder = Holder()
+            let holding = Task { try await holder.hold(store) }
+            await holder.held()
+            func user(_ id: String) -> UserRecord {
+                UserRecord(id: id, handle: Array(id.utf8), name: id, displayName: id, createdAt: Date())
+            }
+            // Queued behind the holder, so they run in one batch when it lets go.
+            let first = Task { try await store.createUserIfAbsent(user("first")) }
+            let failing = Task {
+                await storeError {
+                    _ = try await store.connection.session { db in
+                        try db.execute(
+                            "INSERT INTO users (id, handle, name, display_name, created_at) VALUES (?, ?, ?, ?, ?)",
+                            [.text("half"), .blob([9]), .text("half"), .text("half"), .real(0)]
+                        )
+                        throw StoreError(.limitReached, "refused after writing")
+                    }
+                }
+            }
+            let last = Task { try await store.createUserIfAbsent(user("last")) }
+            while store.connection.operations < 4 { try await Task.sleep(for: .milliseconds(5)) }
+            holder.release()
+            try await holding.value
+            _ = try await (first.value, last.value)
+            #expect(await failing.value?.code == .limitReached)
+            #expect(try await store.user(id: "first") != nil)
+            #expect(try await store.user(id: "last") != nil)
+            #expect(try await store.user(id: "half") == nil)
+            await store.close()
+        }
+    }
 }

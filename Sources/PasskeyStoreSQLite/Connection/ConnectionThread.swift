@@ -202,30 +202,33 @@ final class ConnectionThread: Sendable {
     /// gives each its result.
     private func commit(_ batch: [any QueuedOperation]) {
         guard !batch.isEmpty else { return }
-        defer { queue.withLock { $0.waiting -= batch.count } }
+        let failures = execute(batch)
+        // Counted out before any caller resumes, so that a caller's next operation finds its place free.
+        queue.withLock { $0.waiting -= batch.count }
+        for (operation, failure) in zip(batch, failures) { operation.finish(failure) }
+    }
+
+    /// Runs the operations that did not wait too long, and returns the failure of each (nil: its own result).
+    private func execute(_ batch: [any QueuedOperation]) -> [StoreError?] {
         guard let database else {
-            for operation in batch {
-                operation.finish(StoreError(.unavailable, "The SQLite store for \(path) is closed."))
-            }
-            return
+            return batch.map { _ in StoreError(.unavailable, "The SQLite store for \(path) is closed.") }
         }
         let now = ContinuousClock.now
-        let (late, due) = batch.partitioned { $0.enqueuedAt.duration(to: now) > waitTimeout }
-        for operation in late {
-            operation.finish(
-                StoreError(
-                    .unavailable,
-                    "An operation waited \(waitTimeout) for the SQLite store's connection to \(path) and gave up; "
-                        + "retry shortly, and look for slow statements or a lock held by another process."
-                )
+        var failures: [StoreError?] = batch.map { operation in
+            guard operation.enqueuedAt.duration(to: now) > waitTimeout else { return nil }
+            return StoreError(
+                .unavailable,
+                "An operation waited \(waitTimeout) for the SQLite store's connection to \(path) and gave up; "
+                    + "retry shortly, and look for slow statements or a lock held by another process."
             )
         }
-        guard !due.isEmpty else { return }
+        let due = batch.indices.filter { failures[$0] == nil }
+        guard !due.isEmpty else { return failures }
         do {
             try database.execute("BEGIN IMMEDIATE")
-            for operation in due {
+            for index in due {
                 try database.execute("SAVEPOINT operation")
-                if !operation.run(on: database, path: path) {
+                if !batch[index].run(on: database, path: path) {
                     try database.execute("ROLLBACK TO operation")
                 }
                 try database.execute("RELEASE operation")
@@ -235,10 +238,9 @@ final class ConnectionThread: Sendable {
             // SQLite may have rolled back already (after I/O errors, say); then this fails harmlessly.
             try? database.execute("ROLLBACK")
             let failure = StoreErrors.map(error, path: path, doing: "commit")
-            for operation in due { operation.finish(failure) }
-            return
+            for index in due { failures[index] = failure }
         }
-        for operation in due { operation.finish(nil) }
+        return failures
     }
 }
 
@@ -284,17 +286,5 @@ private final class Operation<T: Sendable>: QueuedOperation, @unchecked Sendable
         } else {
             continuation.resume(returning: result ?? .failure(StoreError(.unavailable, "The operation did not run.")))
         }
-    }
-}
-
-extension Array {
-    /// The elements that satisfy `predicate`, then the others, each in their order.
-    fileprivate func partitioned(by predicate: (Element) -> Bool) -> ([Element], [Element]) {
-        var matching: [Element] = []
-        var others: [Element] = []
-        for element in self {
-            if predicate(element) { matching.append(element) } else { others.append(element) }
-        }
-        return (matching, others)
     }
 }
