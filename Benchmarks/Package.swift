@@ -53,6 +53,16 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        // Fills a store for the scale runs of Benchmarks/http-load.sh (`--preload`).
+        .executableTarget(
+            name: "StoreSeed",
+            dependencies: [
+                .product(name: "PasskeyStorage", package: "swift-passkeys"),
+                .product(name: "PasskeyStoreSQLite", package: "swift-passkeys"),
+                .product(name: "PasskeyStorePostgres", package: "swift-passkeys"),
+            ],
+            swiftSettings: settings
+        ),
         .executableTarget(
             name: "WebAuthnBenchmarks",
             dependencies: [

@@ -9,6 +9,8 @@
 #   --duration SECONDS                measured time of each run (default 20)
 #   --warmup SECONDS                  unmeasured time before it (default 5)
 #   --users N                         users registered before each sign-in run (default 256)
+#   --preload "0 100000"              users with one credential each loaded through the store (StoreSeed)
+#                                     before each run, one set of runs per count (default 0)
 #   --postgres-durable on|off         fsync and synchronous commit in the benchmark's PostgreSQL (default on)
 #   --results DIR                     keep the JSON results and server logs here (default: a temporary folder)
 #   --no-build                        use the release binaries already built
@@ -31,6 +33,7 @@ levels="8 32"
 duration=20
 warmup=5
 users=256
+preloads=0
 durable=on
 results=""
 build=1
@@ -44,6 +47,7 @@ while [ $# -gt 0 ]; do
         --duration) duration=$2; shift 2 ;;
         --warmup) warmup=$2; shift 2 ;;
         --users) users=$2; shift 2 ;;
+        --preload) preloads=$2; shift 2 ;;
         --postgres-durable) durable=$2; shift 2 ;;
         --results) results=$2; shift 2 ;;
         --no-build) build=0; shift ;;
@@ -61,15 +65,17 @@ if [ "$build" = 1 ]; then
     note "building passkeys and CeremonyLoad in release mode (the first build takes a while)"
     swift build -c release --product passkeys >&2
     swift build -c release --product CeremonyLoad >&2
+    swift build -c release --product StoreSeed >&2
 fi
 bin=$(swift build -c release --show-bin-path)
-[ -x "$bin/passkeys" ] && [ -x "$bin/CeremonyLoad" ] || { note "the release binaries are missing: build without --no-build"; exit 1; }
+[ -x "$bin/passkeys" ] && [ -x "$bin/CeremonyLoad" ] && [ -x "$bin/StoreSeed" ] || { note "the release binaries are missing: build without --no-build"; exit 1; }
 passkeys=${server_binary:-$bin/passkeys}
 [ -x "$passkeys" ] || { note "$passkeys is not an executable"; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/passkeys-http-load.XXXXXX")
 if [ -z "$results" ]; then results=$work/results; fi
 mkdir -p "$results"
+rm -f "$results/sizes.md"
 server_pid=""
 pg_dir=$here/.build/postgres-bench
 pg_started=0
@@ -141,22 +147,42 @@ fresh_database() {
     esac
 }
 
+# database_size STORE: the size of the run's database, for the notes below the tables.
+database_size() {
+    case "$1" in
+    sqlite) du -cb "$work"/server.sqlite* | tail -n 1 | awk '{ printf "%.0f MB (file and log)", $1 / 1048576 }' ;;
+    postgres)
+        psql_admin -At -c "SELECT pg_size_pretty(sum(pg_total_relation_size(c.oid))) FROM pg_class c
+            JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '$pg_schema' AND c.relkind IN ('r', 'm')"
+        ;;
+    esac
+}
+
 run_store() {  # run_store STORE LABEL [DATABASE-PID]
-    local store=$1 label=$2 database_pid=${3:-} url name
-    for kind in $kinds; do
-        for level in $levels; do
-            run_number=$((run_number + 1))
-            name=$(printf '%02d' "$run_number")-$store-$kind-$level
-            fresh_database "$store" >"$work/url"
-            url=$(cat "$work/url")
-            start_server "$url" "$results/$name.server.log"
-            note "$label, $kind, $level clients (server pid $server_pid, port $port)"
-            extra=()
-            if [ -n "$database_pid" ]; then extra=(--database-pid "$database_pid"); fi
-            "$bin/CeremonyLoad" run --url "http://127.0.0.1:$port" --api-key "$api_key" --kind "$kind" \
-                --concurrency "$level" --duration "$duration" --warmup "$warmup" --users "$users" \
-                --server-pid "$server_pid" --label "$label" --json "$results/$name.json" "${extra[@]}" >&2
-            stop_server
+    local store=$1 label=$2 database_pid=${3:-} url name run_label
+    for preload in $preloads; do
+        for kind in $kinds; do
+            for level in $levels; do
+                run_number=$((run_number + 1))
+                name=$(printf '%02d' "$run_number")-$store-$kind-$level
+                fresh_database "$store" >"$work/url"
+                url=$(cat "$work/url")
+                run_label=$label
+                if [ "$preload" != 0 ]; then
+                    note "$label: loading $preload users with a credential each through the store"
+                    "$bin/StoreSeed" "$url" "$preload" >&2
+                    run_label="$label, $preload stored"
+                fi
+                start_server "$url" "$results/$name.server.log"
+                note "$run_label, $kind, $level clients (server pid $server_pid, port $port)"
+                extra=()
+                if [ -n "$database_pid" ]; then extra=(--database-pid "$database_pid"); fi
+                "$bin/CeremonyLoad" run --url "http://127.0.0.1:$port" --api-key "$api_key" --kind "$kind" \
+                    --concurrency "$level" --duration "$duration" --warmup "$warmup" --users "$users" \
+                    --server-pid "$server_pid" --label "$run_label" --json "$results/$name.json" "${extra[@]}" >&2
+                stop_server
+                echo "- $run_label, $kind, $level clients: database $(database_size "$store") after the run" >>"$results/sizes.md"
+            done
         done
     done
 }
@@ -197,4 +223,6 @@ echo
 echo "$(date -u +%Y-%m-%d), $(nproc) CPUs ($(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)), $(swift --version 2>/dev/null | head -n 1)"
 echo
 "$bin/CeremonyLoad" table $(ls "$results"/*.json)
+echo
+cat "$results/sizes.md"
 note "results and server logs: $results"

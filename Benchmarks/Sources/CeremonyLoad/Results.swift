@@ -99,15 +99,20 @@ extension LoadResult {
         }
         func ms(_ value: Double) -> String { String(format: value < 10 ? "%.2f" : "%.1f", value) }
         func cores(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "–" }
+        /// CPU milliseconds per ceremony: cores busy over ceremonies per second.
+        func perCeremony(_ value: Double?, _ rate: Double) -> String {
+            guard let value, rate > 0 else { return "–" }
+            return String(format: "%.2f", value / rate * 1000)
+        }
         var text = """
-            | Store | Ceremony | Clients | Ceremonies/s | p50 ms | p90 ms | p99 ms | Errors | Generator CPU | Server CPU | Database CPU | Machine busy |
-            | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+            | Store | Ceremony | Clients | Ceremonies/s | p50 ms | p90 ms | p99 ms | Errors | Generator CPU | Server CPU | Database CPU | Server CPU ms per ceremony | Database CPU ms per ceremony | Machine busy |
+            | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 
             """
         for r in results {
             let share = r.generatorCores / Double(max(r.cpus, 1)) * 100
             text +=
-                "| \(r.label) | \(r.kind.rawValue) | \(r.concurrency) | \(number(r.ceremoniesPerSecond)) | \(ms(r.latency.p50)) | \(ms(r.latency.p90)) | \(ms(r.latency.p99)) | \(r.errors) | \(cores(r.generatorCores)) (\(String(format: "%.0f", share)) %) | \(cores(r.serverCores)) | \(cores(r.databaseCores)) | \(cores(r.machineBusyCores)) |\n"
+                "| \(r.label) | \(r.kind.rawValue) | \(r.concurrency) | \(number(r.ceremoniesPerSecond)) | \(ms(r.latency.p50)) | \(ms(r.latency.p90)) | \(ms(r.latency.p99)) | \(r.errors) | \(cores(r.generatorCores)) (\(String(format: "%.0f", share)) %) | \(cores(r.serverCores)) | \(cores(r.databaseCores)) | \(perCeremony(r.serverCores, r.ceremoniesPerSecond)) | \(perCeremony(r.databaseCores, r.ceremoniesPerSecond)) | \(cores(r.machineBusyCores)) |\n"
         }
         text += """
 
