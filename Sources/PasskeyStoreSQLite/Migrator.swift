@@ -1,9 +1,9 @@
 import Foundation
 import PasskeyStorage
 
-/// Brings a database file to the newest schema: applies each pending migration in its own `BEGIN IMMEDIATE`
-/// transaction together with its row in `schema_migrations`, so a failed migration leaves the file as it was,
-/// and two processes opening the same file at once apply each migration once.
+/// Brings a database file to the newest schema: applies each pending migration as one operation of the
+/// connection (atomic, holding the write lock) together with its row in `schema_migrations`, so a failed migration
+/// leaves the file as it was, and two processes opening the same file at once apply each migration once.
 struct Migrator {
     let path: String
     let migrations: [Migration]
@@ -22,7 +22,7 @@ struct Migrator {
     private func applyNext(_ connection: ConnectionThread) async throws(StoreError) -> Int? {
         let migrations = migrations
         let path = path
-        return try await connection.transaction { db in
+        return try await connection.session { db in
             try db.execute(
                 """
                 CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -25,7 +25,7 @@ extension SQLitePasskeyStore {
         flowUpdate: FlowUpdate,
         at time: Date
     ) async throws(StoreError) -> AuthenticationRecording {
-        try await connection.transaction { db in
+        try await connection.session { db in
             let current = try Self.credential(db, id: use.credentialID)
             guard let current, current.status == .active, current.signCount == use.expectedSignCount else {
                 return .credentialNotRecorded(current: current)

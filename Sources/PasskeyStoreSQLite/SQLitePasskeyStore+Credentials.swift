@@ -18,7 +18,7 @@ extension SQLitePasskeyStore {
     ) async throws(StoreError)
         -> CredentialRecordRow?
     {
-        try await connection.transaction { db in
+        try await connection.session { db in
             guard var credential = try Self.credential(db, id: id), credential.status != .revoked else {
                 return nil
             }
@@ -87,7 +87,7 @@ extension SQLitePasskeyStore {
         at time: Date
     ) async throws(StoreError) {
         let binds = try CredentialRows.binds(credential)
-        try await connection.transaction { db in
+        try await connection.session { db in
             // A reservation that expired without being settled no longer holds its id: the new credential
             // replaces it. Both happen in this transaction, or neither.
             try db.execute(
@@ -134,7 +134,7 @@ extension SQLitePasskeyStore {
     ) async throws(StoreError)
         -> CredentialRecordRow?
     {
-        try await connection.transaction { db in
+        try await connection.session { db in
             let reserved = try db.rows(
                 """
                 SELECT \(CredentialRows.columns) FROM credentials

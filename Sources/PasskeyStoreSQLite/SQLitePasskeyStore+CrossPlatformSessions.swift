@@ -7,7 +7,7 @@ extension SQLitePasskeyStore {
         flowPayload: [UInt8],
         at time: Date
     ) async throws(StoreError) -> Bool {
-        try await connection.transaction { db in
+        try await connection.session { db in
             guard let flow = try Self.flow(db, id: record.flowID) else {
                 throw StoreError(.notFound, "No flow \(record.flowID) to hand over.")
             }
@@ -49,7 +49,7 @@ extension SQLitePasskeyStore {
     ) async throws(StoreError) -> CrossPlatformSessionRecord? {
         // The conditional UPDATE takes the write lock before it reads: of racing claims the first to write wins and
         // the others match no row. The flow takes the claim's client token in the same transaction.
-        try await connection.transaction { db in
+        try await connection.session { db in
             guard
                 let claimed = try db.rows(
                     """

@@ -60,7 +60,7 @@ extension SQLitePasskeyStore {
         challengeHash: [UInt8],
         at time: Date
     ) async throws(StoreError) -> FlowRecord? {
-        try await connection.transaction { db in
+        try await connection.session { db in
             guard let flow = try Self.flow(db, id: flowID), flow.challengeHash == challengeHash,
                 let expiry = flow.challengeExpiresAt, expiry > time
             else { return nil }
@@ -77,7 +77,7 @@ extension SQLitePasskeyStore {
         resultTokenHash: [UInt8],
         at time: Date
     ) async throws(StoreError) -> FlowRecord? {
-        try await connection.transaction { db in
+        try await connection.session { db in
             guard let flow = try Self.flow(db, id: flowID), flow.status == .completed,
                 flow.resultTokenHash == resultTokenHash, let expiry = flow.resultExpiresAt, expiry > time
             else { return nil }

@@ -17,7 +17,7 @@ extension SQLitePasskeyStore {
             before: time,
             limit: limit
         )
-        (report.flows, report.users) = try await connection.transaction { db in
+        (report.flows, report.users) = try await connection.session { db in
             let flows = try db.rows(
                 """
                 DELETE FROM flows WHERE id IN (

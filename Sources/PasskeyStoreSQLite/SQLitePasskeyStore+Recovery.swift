@@ -29,7 +29,7 @@ extension SQLitePasskeyStore {
     ) async throws(StoreError) -> RecoveryAttemptRecord? {
         // The conditional UPDATE runs under the write lock: of racing exchanges, the first matches the row and the
         // others find it exchanged. The flow is inserted in the same transaction.
-        try await connection.transaction { db in
+        try await connection.session { db in
             guard
                 let attempt = try db.rows(
                     """
@@ -56,7 +56,7 @@ extension SQLitePasskeyStore {
         revoking: RecoveryRevocation,
         at time: Date
     ) async throws(StoreError) -> RecoveryFinalization? {
-        try await connection.transaction { db in
+        try await connection.session { db in
             guard
                 let attempt = try db.rows(
                     """
@@ -113,7 +113,7 @@ extension SQLitePasskeyStore {
     }
 
     public func cancelRecoveryAttempt(id: String, at time: Date) async throws(StoreError) -> RecoveryAttemptRecord? {
-        try await connection.transaction { db in
+        try await connection.session { db in
             guard
                 let attempt = try db.rows(
                     """

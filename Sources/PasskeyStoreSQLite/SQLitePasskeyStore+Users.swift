@@ -3,7 +3,7 @@ public import PasskeyStorage
 
 extension SQLitePasskeyStore {
     public func createUserIfAbsent(_ user: UserRecord) async throws(StoreError) -> UserRecord {
-        try await connection.transaction { db in
+        try await connection.session { db in
             if let existing = try Self.user(db, where: "id = ?", Bind.text(user.id)) { return existing }
             guard try Self.user(db, where: "handle = ?", Bind.bytes(user.handle)) == nil else {
                 throw StoreError(.duplicate, "Another user has this user handle.")
@@ -29,7 +29,7 @@ extension SQLitePasskeyStore {
     }
 
     public func deleteUser(id: String) async throws(StoreError) -> Bool {
-        try await connection.transaction { db in
+        try await connection.session { db in
             // Credentials, flows, web sessions and identity-verification runs go with the user (ON DELETE CASCADE).
             try !db.rows("DELETE FROM users WHERE id = ? RETURNING id", [Bind.text(id)]).isEmpty
         }

@@ -5,7 +5,7 @@ extension SQLitePasskeyStore {
     public func createWebSession(_ session: WebSessionRecord) async throws(StoreError) {
         // One transaction, inserting first: the primary key and the unique index refuse an id or secret in use
         // (expired or not), the foreign key a missing user, and then nothing is deleted.
-        try await connection.transaction { database in
+        try await connection.session { database in
             try database.execute(
                 "INSERT INTO web_sessions (\(WebSessionRows.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 WebSessionRows.binds(session)

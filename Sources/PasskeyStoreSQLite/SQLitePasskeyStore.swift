@@ -13,8 +13,9 @@ public import PasskeyStorage
 /// version of the code migrated. The process must call ``close()`` on shutdown: it waits for the operation in
 /// progress, then closes the file, so the last transaction is on disk and the `-wal` file is folded back.
 ///
-/// Every operation holds the store's one connection for all its statements, and every compare-and-set is either
-/// one writing statement or a `BEGIN IMMEDIATE` transaction: both take SQLite's write lock before they read. So
+/// Every operation runs on the store's one connection, on its own thread, with all its statements (prepared once
+/// and kept), inside a `BEGIN IMMEDIATE` transaction that the operations queued meanwhile share, each in a
+/// savepoint of its own (see `ConnectionThread`). Every operation so holds SQLite's write lock before it reads, and
 /// racing callers are serialised whether they share this store, use two stores on the same file, or run in two
 /// processes (then a writer waits up to the busy timeout for the other's transaction). The file must be on a local
 /// file system: SQLite's locks do not work reliably on network shares.

@@ -140,13 +140,6 @@ final class ConnectionThread: Sendable {
         return try result.get()
     }
 
-    /// The same as ``session(_:)``: every operation is a transaction that holds the write lock.
-    func transaction<T: Sendable>(
-        _ body: @escaping @Sendable (Database) throws -> T
-    ) async throws(StoreError) -> T {
-        try await session(body)
-    }
-
     /// Waits for the operations queued before it, then closes the connection. Later operations fail with
     /// `.unavailable`. The thread stops when the last reference to this object goes.
     func close() async {
