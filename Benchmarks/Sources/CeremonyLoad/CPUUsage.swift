@@ -66,6 +66,22 @@ enum CPUUsage {
         return ((total - values[3] - values[4]) / ticksPerSecond, total / ticksPerSecond)
     }
 
+    /// Context switches, voluntary and not, of all the threads of a process so far (`/proc/PID/task/*/status`);
+    /// nil when they cannot be read.
+    static func contextSwitches(_ pid: Int32) -> Double? {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        var total = 0.0
+        for task in tasks {
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else {
+                continue
+            }
+            for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+                total += Double(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
+            }
+        }
+        return total
+    }
+
     /// The 1-minute load average.
     static func loadAverage() -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
@@ -78,6 +94,7 @@ struct CPUSnapshot: Sendable {
     let time: ContinuousClock.Instant
     let own: Double
     let server: Double?
+    let serverSwitches: Double?
     let database: Double?
     let machineBusy: Double?
     let machineTotal: Double?
@@ -88,6 +105,7 @@ struct CPUSnapshot: Sendable {
             time: .now,
             own: CPUUsage.ownSeconds(),
             server: serverPID.flatMap(CPUUsage.processSeconds),
+            serverSwitches: serverPID.flatMap(CPUUsage.contextSwitches),
             database: databasePID.flatMap(CPUUsage.processTreeSeconds),
             machineBusy: machine?.busy,
             machineTotal: machine?.total

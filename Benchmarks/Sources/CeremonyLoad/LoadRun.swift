@@ -214,6 +214,10 @@ struct LoadRun {
             cpus: ProcessInfo.processInfo.activeProcessorCount,
             generatorCores: cores(first.own, last.own) ?? 0,
             serverCores: cores(first.server, last.server),
+            serverSwitchesPerCeremony: {
+                guard let a = first.serverSwitches, let b = last.serverSwitches, !ceremonies.isEmpty else { return nil }
+                return (b - a) / (Double(ceremonies.count) * window / seconds)
+            }(),
             databaseCores: cores(first.database, last.database),
             machineBusyCores: machineCores,
             loadAverageBefore: loadBefore,

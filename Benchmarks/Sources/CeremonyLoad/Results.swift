@@ -57,6 +57,8 @@ struct LoadResult: Codable, Sendable {
     /// CPU time of this generator in the window over the window's length (1.0 = one core busy all the time).
     var generatorCores: Double
     var serverCores: Double?
+    /// Context switches of the server's threads in the window, per ceremony completed in it.
+    var serverSwitchesPerCeremony: Double?
     var databaseCores: Double?
     /// CPU time of the whole machine, every process included, over the window.
     var machineBusyCores: Double?
@@ -105,14 +107,14 @@ extension LoadResult {
             return String(format: "%.2f", value / rate * 1000)
         }
         var text = """
-            | Store | Ceremony | Clients | Ceremonies/s | p50 ms | p90 ms | p99 ms | Errors | Generator CPU | Server CPU | Database CPU | Server CPU ms per ceremony | Database CPU ms per ceremony | Machine busy |
-            | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+            | Store | Ceremony | Clients | Ceremonies/s | p50 ms | p90 ms | p99 ms | Errors | Generator CPU | Server CPU | Database CPU | Server CPU ms per ceremony | Database CPU ms per ceremony | Server switches per ceremony | Machine busy |
+            | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 
             """
         for r in results {
             let share = r.generatorCores / Double(max(r.cpus, 1)) * 100
             text +=
-                "| \(r.label) | \(r.kind.rawValue) | \(r.concurrency) | \(number(r.ceremoniesPerSecond)) | \(ms(r.latency.p50)) | \(ms(r.latency.p90)) | \(ms(r.latency.p99)) | \(r.errors) | \(cores(r.generatorCores)) (\(String(format: "%.0f", share)) %) | \(cores(r.serverCores)) | \(cores(r.databaseCores)) | \(perCeremony(r.serverCores, r.ceremoniesPerSecond)) | \(perCeremony(r.databaseCores, r.ceremoniesPerSecond)) | \(cores(r.machineBusyCores)) |\n"
+                "| \(r.label) | \(r.kind.rawValue) | \(r.concurrency) | \(number(r.ceremoniesPerSecond)) | \(ms(r.latency.p50)) | \(ms(r.latency.p90)) | \(ms(r.latency.p99)) | \(r.errors) | \(cores(r.generatorCores)) (\(String(format: "%.0f", share)) %) | \(cores(r.serverCores)) | \(cores(r.databaseCores)) | \(perCeremony(r.serverCores, r.ceremoniesPerSecond)) | \(perCeremony(r.databaseCores, r.ceremoniesPerSecond)) | \(r.serverSwitchesPerCeremony.map { String(format: "%.0f", $0) } ?? "–") | \(cores(r.machineBusyCores)) |\n"
         }
         text += """
 
