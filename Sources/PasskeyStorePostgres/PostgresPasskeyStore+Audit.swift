@@ -39,21 +39,8 @@ extension PostgresPasskeyStore {
         let count = events.count
         return try await transaction(doing: count == 1 ? "append the audit event" : "append \(count) audit events") {
             connection in
-            try await connection.rows(
-                "SELECT pg_advisory_xact_lock(\(Migrations.lockClass), 'audit_events'::regclass::oid::integer)"
-            )
-            // The rows are inserted in the order of `index`, so their sequence numbers increase in that order too.
-            let inserted = try await connection.rows(
-                """
-                INSERT INTO audit_events (time, actor, action, user_id, subject, request_id, details)
-                SELECT timestamptz '2000-01-01 00:00:00+00' + r.micros * interval '1 microsecond',
-                       r.actor, r.action, r.user_id, r.subject, r.request_id, r.details
-                FROM jsonb_to_recordset(\(json)::jsonb) AS r(
-                    index integer, micros bigint, actor text, action text, user_id text, subject text, request_id text, details jsonb)
-                ORDER BY r.index
-                RETURNING sequence
-                """
-            )
+            try await connection.rows(LockAuditLog())
+            let inserted = try await connection.rows(InsertAuditEvents(json: json))
             var sequences: [Int64] = []
             for row in inserted {
                 sequences.append(try RowReader(row, record: "audit event")("sequence", as: Int64.self))
@@ -100,6 +87,34 @@ extension PostgresPasskeyStore {
             events.append(try AuditEvent(row))
         }
         return events
+    }
+}
+
+/// Takes the audit log's transaction-scoped advisory lock.
+struct LockAuditLog: StoreStatement {
+    static let sql = "SELECT pg_advisory_xact_lock(\(Migrations.lockClass), 'audit_events'::regclass::oid::integer)"
+
+    func makeBindings() -> PostgresBindings { PostgresBindings() }
+}
+
+/// Inserts the events of a JSON array of ``AuditRow``s in the order of their `index`, so that their sequence
+/// numbers increase in that order too, and returns the sequence numbers.
+struct InsertAuditEvents: StoreStatement {
+    static let sql = """
+        INSERT INTO audit_events (time, actor, action, user_id, subject, request_id, details)
+        SELECT timestamptz '2000-01-01 00:00:00+00' + r.micros * interval '1 microsecond',
+               r.actor, r.action, r.user_id, r.subject, r.request_id, r.details
+        FROM jsonb_to_recordset($1::jsonb) AS r(
+            index integer, micros bigint, actor text, action text, user_id text, subject text, request_id text, details jsonb)
+        ORDER BY r.index
+        RETURNING sequence
+        """
+    let json: String
+
+    func makeBindings() -> PostgresBindings {
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(json)
+        return binds
     }
 }
 
