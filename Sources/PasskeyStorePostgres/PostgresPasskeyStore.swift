@@ -12,13 +12,17 @@ import PostgresNIO
 ///   another process doing the same for that user; a partial unique index keeps active names unique regardless;
 /// - audit events take their sequence numbers under a transaction-scoped advisory lock, so they become visible in
 ///   sequence order and a reader paging by sequence never skips one that commits late; the events that a process
-///   appends while the lock is held are written together afterwards, in one transaction;
+///   appends while the lock is held are written together afterwards, in one statement;
 /// - recording a credential's use is one `UPDATE … WHERE status = 'active' AND sign_count = … RETURNING`: a use
 ///   racing another use or a revocation waits for its row lock, then checks its conditions against what that one
-///   committed;
+///   committed; recording a sign-in does the same and updates the flow in the same statement, on rows it locked
+///   first (the credential, then the flow), both or neither;
 /// - counting a limit event is one `INSERT … ON CONFLICT … DO UPDATE … RETURNING`: racing counts of a key queue on
 ///   its row's lock, and each is counted; releasing one is an `UPDATE` that queues on the same lock;
 /// - a web session goes with its user by a foreign key's cascade, and one that names a deleted user is refused.
+///
+/// The statements of a sign-in and a registration are prepared: each connection has PostgreSQL parse and plan
+/// them once (see `StoreStatement`).
 ///
 /// ## Lifecycle
 /// ``connect(url:)`` opens one connection, applies the schema's migrations (see ``schemaVersion``) and closes it,
@@ -108,15 +112,20 @@ public final class PostgresPasskeyStore: PasskeyStore {
         try await rows(doing: operation()) { connection in try await connection.rows(query) }
     }
 
-    /// Runs `body`, one statement, on a pooled connection and returns its rows.
+    /// Runs `body`, one statement, on a pooled connection and returns its rows. A statement that loses a deadlock
+    /// wrote nothing, and is run again, up to three times in all.
     func rows(
         doing operation: @autoclosure () -> String,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> [PostgresRow]
     ) async throws(StoreError) -> [PostgresRow] {
-        do {
-            return try await withPooledConnection(body)
-        } catch {
-            throw storeError(error, doing: operation())
+        var attempt = 1
+        while true {
+            do {
+                return try await withPooledConnection(body)
+            } catch {
+                guard attempt < 3, Self.isTransient(error) else { throw storeError(error, doing: operation()) }
+                attempt += 1
+            }
         }
     }
 
