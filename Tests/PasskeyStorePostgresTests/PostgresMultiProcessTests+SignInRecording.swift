@@ -71,4 +71,47 @@ extension PostgresMultiProcessTests {
             }
         }
     }
+
+    @Test("sign-ins racing a revocation and a move of their flow through the other store: both written, or neither")
+    func signInRecordingRacingOthers() async throws {
+        try await withTwoStores("sign_in_others") { stores in
+            for round in 0..<10 {
+                let credential = try await Self.activeCredential(in: stores[0], signCount: 1)
+                let flow = try await Self.verifyingFlow(of: credential.userID, in: stores[0])
+                let revoke = round % 2 == 0
+                async let other: Void = {
+                    if revoke {
+                        _ = try await stores[0].revokeCredential(id: credential.id, at: Self.now + 5)
+                    } else {
+                        _ = try await stores[0].updateFlow(
+                            id: flow.id,
+                            expectedStatuses: [.verifying],
+                            at: Self.now + 1,
+                            update: FlowUpdate(status: .failed)
+                        )
+                    }
+                }()
+                async let recording = stores[1].recordAuthentication(
+                    CredentialUse(credentialID: credential.id, expectedSignCount: 1, signCount: 2, backupState: false),
+                    flowID: flow.id,
+                    expectedStatuses: [.verifying],
+                    flowUpdate: FlowUpdate(status: .completed),
+                    at: Self.now + 1
+                )
+                let (_, outcome) = try await (other, recording)
+                let stored = try #require(try await stores[1].credential(id: credential.id))
+                let storedFlow = try #require(try await stores[1].flow(id: flow.id))
+                if case .recorded = outcome {
+                    // Recorded first: the revocation or the move came after, on what it wrote.
+                    #expect(stored.signCount == 2 && stored.lastUsedAt == Self.now + 1)
+                    #expect(storedFlow.status == .completed)
+                } else {
+                    #expect(stored.signCount == 1 && stored.lastUsedAt == nil)
+                    #expect(storedFlow.status == (revoke ? .verifying : .failed))
+                    #expect(outcome == (revoke ? .credentialNotRecorded(current: stored) : .flowNotUpdated))
+                }
+                #expect(stored.status == (revoke ? .revoked : .active))
+            }
+        }
+    }
 }
