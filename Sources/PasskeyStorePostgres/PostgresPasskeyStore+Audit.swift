@@ -19,7 +19,7 @@ extension PostgresPasskeyStore {
         }
     }
 
-    /// Inserts `events` in one transaction and returns their sequence numbers, in order.
+    /// Inserts `events` in one statement and returns their sequence numbers, in order.
     ///
     /// Appends queue on an advisory lock until the previous one commits, so sequence numbers become visible in
     /// order: a reader that has seen event n has seen every event before it (a bare BIGSERIAL lets a lower number
@@ -37,35 +37,17 @@ extension PostgresPasskeyStore {
             throw StoreError(.corrupt, "Could not encode the audit event's details: \(error).")
         }
         let count = events.count
-        return try await transaction(doing: count == 1 ? "append the audit event" : "append \(count) audit events") {
-            connection in
-            try await connection.rows(
-                "SELECT pg_advisory_xact_lock(\(Migrations.lockClass), 'audit_events'::regclass::oid::integer)"
-            )
-            // The rows are inserted in the order of `index`, so their sequence numbers increase in that order too.
-            let inserted = try await connection.rows(
-                """
-                INSERT INTO audit_events (time, actor, action, user_id, subject, request_id, details)
-                SELECT timestamptz '2000-01-01 00:00:00+00' + r.micros * interval '1 microsecond',
-                       r.actor, r.action, r.user_id, r.subject, r.request_id, r.details
-                FROM jsonb_to_recordset(\(json)::jsonb) AS r(
-                    index integer, micros bigint, actor text, action text, user_id text, subject text, request_id text, details jsonb)
-                ORDER BY r.index
-                RETURNING sequence
-                """
-            )
-            var sequences: [Int64] = []
-            for row in inserted {
-                sequences.append(try RowReader(row, record: "audit event")("sequence", as: Int64.self))
-            }
-            guard sequences.count == count else {
-                throw StoreError(
-                    .corrupt,
-                    "Inserting \(count) audit events returned \(sequences.count) sequence numbers."
-                )
-            }
-            return sequences.sorted()
+        var sequences: [Int64] = []
+        for row in try await rows(
+            InsertAuditEvents(json: json),
+            doing: count == 1 ? "append the audit event" : "append \(count) audit events"
+        ) {
+            sequences.append(try RowReader(row, record: "audit event")("sequence", as: Int64.self))
         }
+        guard sequences.count == count else {
+            throw StoreError(.corrupt, "Inserting \(count) audit events returned \(sequences.count) sequence numbers.")
+        }
+        return sequences.sorted()
     }
 
     public func auditEvents(after: Int64, limit: Int, userID: String?) async throws(StoreError) -> [AuditEvent] {
@@ -100,6 +82,33 @@ extension PostgresPasskeyStore {
             events.append(try AuditEvent(row))
         }
         return events
+    }
+}
+
+/// Inserts the events of a JSON array of ``AuditRow``s under the audit log's advisory lock, which the statement's
+/// transaction holds until it has committed, and returns their sequence numbers. The lock is taken first (the
+/// `EXISTS` is a one-time filter, evaluated before the first row is read), the sequence numbers are drawn after
+/// the rows are sorted by `index`, so they increase in that order too.
+struct InsertAuditEvents: StoreStatement {
+    static let sql = """
+        WITH lock AS MATERIALIZED (
+            SELECT pg_advisory_xact_lock(\(Migrations.lockClass), 'audit_events'::regclass::oid::integer)
+        )
+        INSERT INTO audit_events (time, actor, action, user_id, subject, request_id, details)
+        SELECT timestamptz '2000-01-01 00:00:00+00' + r.micros * interval '1 microsecond',
+               r.actor, r.action, r.user_id, r.subject, r.request_id, r.details
+        FROM jsonb_to_recordset($1::jsonb) AS r(
+            index integer, micros bigint, actor text, action text, user_id text, subject text, request_id text, details jsonb)
+        WHERE EXISTS (SELECT 1 FROM lock)
+        ORDER BY r.index
+        RETURNING sequence
+        """
+    let json: String
+
+    func makeBindings() -> PostgresBindings {
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(json)
+        return binds
     }
 }
 

@@ -4,23 +4,14 @@ import PostgresNIO
 
 extension PostgresPasskeyStore {
     public func credential(id: [UInt8]) async throws(StoreError) -> CredentialRecordRow? {
-        try await rows(
-            "SELECT \(unescaped: Columns.list(Columns.credential)) FROM credentials WHERE id = \(id.bytea)",
-            doing: "read the credential"
-        )
-        .first.map { row throws(StoreError) in try CredentialRecordRow(row) }
+        try await rows(ReadCredential(id: id), doing: "read the credential").first.map { row throws(StoreError) in
+            try CredentialRecordRow(row)
+        }
     }
 
     public func credentials(userID: String) async throws(StoreError) -> [CredentialRecordRow] {
         var credentials: [CredentialRecordRow] = []
-        for row in try await rows(
-            """
-            SELECT \(unescaped: Columns.list(Columns.credential)) FROM credentials
-            WHERE user_id = \(userID) AND status <> 'revoked'
-            ORDER BY created_at, id
-            """,
-            doing: "list the user's credentials"
-        ) {
+        for row in try await rows(ListCredentials(userID: userID), doing: "list the user's credentials") {
             credentials.append(try CredentialRecordRow(row))
         }
         return credentials
@@ -108,22 +99,11 @@ extension PostgresPasskeyStore {
             // it. The DELETE takes the row's lock, so it waits for a transaction settling or replacing the same
             // row in another process, then re-checks the row as that transaction left it; the SELECT below then
             // sees what it committed.
-            try await connection.rows(
-                """
-                DELETE FROM credentials
-                WHERE id = \(credential.id.bytea) AND status = 'reserved'
-                    AND (reserved_until IS NULL OR reserved_until <= \(time))
-                """
-            )
-            let known = try await connection.rows("SELECT 1 FROM credentials WHERE id = \(credential.id.bytea)")
+            try await connection.rows(DeleteExpiredReservation(id: credential.id, time: time))
+            let known = try await connection.rows(CredentialExists(id: credential.id))
             guard known.isEmpty else { throw StoreError(.credentialExists, "This credential is registered already.") }
             var liveNameKeys: [String] = []
-            for row in try await connection.rows(
-                """
-                SELECT name_key FROM credentials
-                WHERE user_id = \(credential.userID) AND (status = 'active' OR (status = 'reserved' AND reserved_until > \(time)))
-                """
-            ) {
+            for row in try await connection.rows(LiveNameKeys(userID: credential.userID, time: time)) {
                 liveNameKeys.append(try RowReader(row, record: "credential")("name_key"))
             }
             guard liveNameKeys.count < maximumActive else {
@@ -133,10 +113,10 @@ extension PostgresPasskeyStore {
                 throw StoreError(.nameTaken, "Another credential of this user is named '\(credential.name)'.")
             }
             let flow = try await connection.rows(
-                Self.flowUpdate(id: flowID, update: flowUpdate, at: time, expectedStatuses: nil)
+                UpdateFlow(id: flowID, update: flowUpdate, at: time, expectedStatuses: nil)
             )
             guard !flow.isEmpty else { throw StoreError(.notFound, "No flow \(flowID).") }
-            try await connection.rows(Self.insert(credential))
+            try await connection.rows(InsertCredential(credential: credential))
         }
     }
 
@@ -182,7 +162,7 @@ extension PostgresPasskeyStore {
             } else {
                 try await connection.rows("DELETE FROM credentials WHERE id = \(credential.id.bytea)")
             }
-            try await connection.rows(Self.flowUpdate(id: flowID, update: flowUpdate, at: time, expectedStatuses: nil))
+            try await connection.rows(UpdateFlow(id: flowID, update: flowUpdate, at: time, expectedStatuses: nil))
             return credential
         }
     }
@@ -199,7 +179,7 @@ extension PostgresPasskeyStore {
 
     /// Takes the user's row lock for the rest of the transaction. False when there is no such user.
     static func lockUser(_ userID: String, on connection: PostgresConnection) async throws -> Bool {
-        try await !connection.rows("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE").isEmpty
+        try await !connection.rows(LockUser(id: userID)).isEmpty
     }
 
     static func owner(ofCredential id: [UInt8], on connection: PostgresConnection) async throws -> String? {
@@ -208,18 +188,128 @@ extension PostgresPasskeyStore {
         }
         return try RowReader(row, record: "credential")("user_id")
     }
+}
 
-    static func insert(_ credential: CredentialRecordRow) -> PostgresQuery {
+struct ReadCredential: StoreStatement {
+    static let sql = "SELECT \(Columns.list(Columns.credential)) FROM credentials WHERE id = $1"
+    let id: [UInt8]
+
+    func makeBindings() -> PostgresBindings {
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(id.bytea)
+        return binds
+    }
+}
+
+/// A user's credentials that are not revoked, in the order of the contract.
+struct ListCredentials: StoreStatement {
+    static let sql = """
+        SELECT \(Columns.list(Columns.credential)) FROM credentials
+        WHERE user_id = $1 AND status <> 'revoked'
+        ORDER BY created_at, id
         """
-        INSERT INTO credentials (\(unescaped: Columns.list(Columns.credential)))
+    let userID: String
+
+    func makeBindings() -> PostgresBindings {
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(userID)
+        return binds
+    }
+}
+
+/// Takes the user's row lock for the rest of the transaction; no row when there is no such user.
+struct LockUser: StoreStatement {
+    static let sql = "SELECT 1 FROM users WHERE id = $1 FOR UPDATE"
+    let id: String
+
+    func makeBindings() -> PostgresBindings {
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(id)
+        return binds
+    }
+}
+
+/// Deletes the credential with the id when it is a reservation that expired at `time`.
+struct DeleteExpiredReservation: StoreStatement {
+    static let sql = """
+        DELETE FROM credentials
+        WHERE id = $1 AND status = 'reserved' AND (reserved_until IS NULL OR reserved_until <= $2)
+        """
+    let id: [UInt8]
+    let time: Date
+
+    func makeBindings() -> PostgresBindings {
+        var binds = PostgresBindings(capacity: 2)
+        binds.append(id.bytea)
+        binds.append(time)
+        return binds
+    }
+}
+
+/// One row when a credential with the id is stored.
+struct CredentialExists: StoreStatement {
+    static let sql = "SELECT 1 FROM credentials WHERE id = $1"
+    let id: [UInt8]
+
+    func makeBindings() -> PostgresBindings {
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(id.bytea)
+        return binds
+    }
+}
+
+/// The name keys of a user's live credentials at `time`: the active ones and the reservations not expired.
+struct LiveNameKeys: StoreStatement {
+    static let sql = """
+        SELECT name_key FROM credentials
+        WHERE user_id = $1 AND (status = 'active' OR (status = 'reserved' AND reserved_until > $2))
+        """
+    let userID: String
+    let time: Date
+
+    func makeBindings() -> PostgresBindings {
+        var binds = PostgresBindings(capacity: 2)
+        binds.append(userID)
+        binds.append(time)
+        return binds
+    }
+}
+
+/// The `INSERT` of a new credential.
+struct InsertCredential: StoreStatement {
+    static let sql = """
+        INSERT INTO credentials (\(Columns.list(Columns.credential)))
         VALUES (
-            \(credential.id.bytea), \(credential.userID), \(credential.publicKey.bytea), \(credential.algorithm),
-            \(Int64(credential.signCount)), \(credential.aaguid), \(credential.attestationFormat), \(credential.attestationType),
-            \(credential.attestationTrusted), \(credential.transports), \(credential.backupEligible), \(credential.backupState),
-            \(credential.userVerified), \(credential.name), \(credential.nameKey), \(credential.status.rawValue),
-            \(credential.reservedUntil)::timestamptz, \(credential.flowID)::text, \(credential.createdAt),
-            \(credential.lastUsedAt)::timestamptz, \(credential.revokedAt)::timestamptz, \(credential.workflowRunID)::text
+            $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+            $17::timestamptz, $18::text, $19, $20::timestamptz, $21::timestamptz, $22::text
         )
         """
+    let credential: CredentialRecordRow
+
+    func makeBindings() -> PostgresBindings {
+        var binds = PostgresBindings(capacity: 22)
+        binds.append(credential.id.bytea)
+        binds.append(credential.userID)
+        binds.append(credential.publicKey.bytea)
+        binds.append(credential.algorithm)
+        binds.append(Int64(credential.signCount))
+        binds.append(credential.aaguid)
+        binds.append(credential.attestationFormat)
+        binds.append(credential.attestationType)
+        binds.append(credential.attestationTrusted)
+        binds.append(credential.transports)
+        binds.append(credential.backupEligible)
+        binds.append(credential.backupState)
+        binds.append(credential.userVerified)
+        binds.append(credential.name)
+        binds.append(credential.nameKey)
+        binds.append(credential.status.rawValue)
+        binds.append(credential.reservedUntil)
+        binds.append(credential.flowID)
+        binds.append(credential.createdAt)
+        binds.append(credential.lastUsedAt)
+        binds.append(credential.revokedAt)
+        binds.append(credential.workflowRunID)
+        return binds
     }
 }

@@ -45,7 +45,7 @@ extension PostgresPasskeyStore {
                     """
                 ).first
             else { return nil }
-            try await connection.rows(Self.insert(registrationFlow))
+            try await connection.rows(InsertFlow(flow: registrationFlow))
             return try RecoveryAttemptRecord(row)
         }
     }

@@ -7,15 +7,7 @@ extension PostgresPasskeyStore {
         // Inserting and, when the id is taken, reading the existing record: a user deleted in between makes the
         // read come back empty, and the insert is tried again.
         for _ in 0..<3 {
-            let inserted = try await rows(
-                """
-                INSERT INTO users (id, handle, name, display_name, created_at)
-                VALUES (\(user.id), \(user.handle.bytea), \(user.name), \(user.displayName), \(user.createdAt))
-                ON CONFLICT (id) DO NOTHING
-                RETURNING \(unescaped: Columns.list(Columns.user))
-                """,
-                doing: "create the user"
-            )
+            let inserted = try await rows(InsertUser(user: user), doing: "create the user")
             if let row = inserted.first { return try UserRecord(row) }
             if let existing = try await self.user(id: user.id) { return existing }
         }
@@ -26,11 +18,9 @@ extension PostgresPasskeyStore {
     }
 
     public func user(id: String) async throws(StoreError) -> UserRecord? {
-        try await rows(
-            "SELECT \(unescaped: Columns.list(Columns.user)) FROM users WHERE id = \(id)",
-            doing: "read the user"
-        )
-        .first.map { row throws(StoreError) in try UserRecord(row) }
+        try await rows(ReadUser(id: id), doing: "read the user").first.map { row throws(StoreError) in
+            try UserRecord(row)
+        }
     }
 
     public func user(handle: [UInt8]) async throws(StoreError) -> UserRecord? {
@@ -88,5 +78,36 @@ extension PostgresPasskeyStore {
             summaries.append(try UserSummary(row))
         }
         return summaries
+    }
+}
+
+/// The `INSERT` of a new user; no row when the id is taken.
+struct InsertUser: StoreStatement {
+    static let sql = """
+        INSERT INTO users (\(Columns.list(Columns.user))) VALUES ($1, $2, $3, $4, $5)
+        ON CONFLICT (id) DO NOTHING
+        RETURNING \(Columns.list(Columns.user))
+        """
+    let user: UserRecord
+
+    func makeBindings() -> PostgresBindings {
+        var binds = PostgresBindings(capacity: 5)
+        binds.append(user.id)
+        binds.append(user.handle.bytea)
+        binds.append(user.name)
+        binds.append(user.displayName)
+        binds.append(user.createdAt)
+        return binds
+    }
+}
+
+struct ReadUser: StoreStatement {
+    static let sql = "SELECT \(Columns.list(Columns.user)) FROM users WHERE id = $1"
+    let id: String
+
+    func makeBindings() -> PostgresBindings {
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(id)
+        return binds
     }
 }

@@ -12,13 +12,17 @@ import PostgresNIO
 ///   another process doing the same for that user; a partial unique index keeps active names unique regardless;
 /// - audit events take their sequence numbers under a transaction-scoped advisory lock, so they become visible in
 ///   sequence order and a reader paging by sequence never skips one that commits late; the events that a process
-///   appends while the lock is held are written together afterwards, in one transaction;
+///   appends while the lock is held are written together afterwards, in one statement;
 /// - recording a credential's use is one `UPDATE … WHERE status = 'active' AND sign_count = … RETURNING`: a use
 ///   racing another use or a revocation waits for its row lock, then checks its conditions against what that one
-///   committed;
+///   committed; recording a sign-in does the same and updates the flow in the same statement, on rows it locked
+///   first (the credential, then the flow), both or neither;
 /// - counting a limit event is one `INSERT … ON CONFLICT … DO UPDATE … RETURNING`: racing counts of a key queue on
 ///   its row's lock, and each is counted; releasing one is an `UPDATE` that queues on the same lock;
 /// - a web session goes with its user by a foreign key's cascade, and one that names a deleted user is refused.
+///
+/// The statements of a sign-in and a registration are prepared: each connection has PostgreSQL parse and plan
+/// them once (see `StoreStatement`).
 ///
 /// ## Lifecycle
 /// ``connect(url:)`` opens one connection, applies the schema's migrations (see ``schemaVersion``) and closes it,
@@ -39,12 +43,15 @@ public final class PostgresPasskeyStore: PasskeyStore {
     let client: PostgresClient
     /// Audit events waiting to be written, in batches (see ``appendAuditEvent(_:)``).
     let auditLog = AuditLogWriter()
+    /// Admits operations to the pool, as many at once as it may have connections.
+    private let gate: ConnectionGate
     private let runner: Task<Void, Never>
 
     private init(configuration: Configuration) {
         let client = PostgresClient(configuration: configuration.clientConfiguration)
         self.configuration = configuration
         self.client = client
+        self.gate = ConnectionGate(capacity: configuration.maximumConnections)
         self.runner = Task { await client.run() }
     }
 
@@ -102,10 +109,23 @@ public final class PostgresPasskeyStore: PasskeyStore {
         _ query: PostgresQuery,
         doing operation: @autoclosure () -> String
     ) async throws(StoreError) -> [PostgresRow] {
-        do {
-            return try await withPooledConnection { connection in try await connection.rows(query) }
-        } catch {
-            throw storeError(error, doing: operation())
+        try await rows(doing: operation()) { connection in try await connection.rows(query) }
+    }
+
+    /// Runs `body`, one statement, on a pooled connection and returns its rows. A statement that loses a deadlock
+    /// wrote nothing, and is run again, up to three times in all.
+    func rows(
+        doing operation: @autoclosure () -> String,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> [PostgresRow]
+    ) async throws(StoreError) -> [PostgresRow] {
+        var attempt = 1
+        while true {
+            do {
+                return try await withPooledConnection(body)
+            } catch {
+                guard attempt < 3, Self.isTransient(error) else { throw storeError(error, doing: operation()) }
+                attempt += 1
+            }
         }
     }
 
@@ -134,22 +154,49 @@ public final class PostgresPasskeyStore: PasskeyStore {
     /// one. While the server is unreachable the pool keeps trying to connect and only gives up after a minute; a
     /// request should hear `.unavailable` sooner. Only the wait is bounded: once `body` has a connection it runs to
     /// the end, so an operation that reports the timeout has not touched the database.
+    ///
+    /// The ``ConnectionGate`` admits as many operations at once as the pool may have connections and queues the
+    /// others, each until its deadline. An admitted operation whose connection is idle in the pool leases it
+    /// directly; only one that makes the pool open a connection (at start, after idle connections closed, while
+    /// the server is unreachable) waits in a task group beside a timer.
     private func withPooledConnection<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        let gate = LeaseGate()
-        let client = self.client
+        let gate = self.gate
         let timeout = configuration.connectionWaitTimeout
+        let deadline = ContinuousClock.now + timeout
+        let idle = try await gate.enter(until: deadline, timeout: timeout)
+        defer { gate.leave() }
+        if idle {
+            return try await client.withConnection { connection in
+                gate.opened(connection)
+                return try await body(connection)
+            }
+        }
+        return try await Self.lease(from: client, until: deadline, timeout: timeout) { connection in
+            gate.opened(connection)
+            return try await body(connection)
+        }
+    }
+
+    /// Leases a connection for `body`, giving up at `deadline` if the pool has none by then.
+    private static func lease<Result: Sendable>(
+        from client: PostgresClient,
+        until deadline: ContinuousClock.Instant,
+        timeout: Duration,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let lease = LeaseGate()
         return try await withThrowingTaskGroup(of: Result?.self) { group in
             group.addTask {
                 try await client.withConnection { connection in
-                    guard await gate.lease() else { throw ConnectionWaitTimeout(timeout: timeout) }
+                    guard await lease.lease() else { throw ConnectionWaitTimeout(timeout: timeout) }
                     return try await body(connection)
                 }
             }
             group.addTask {
-                try? await Task.sleep(for: timeout)
-                if await gate.abandon() { throw ConnectionWaitTimeout(timeout: timeout) }
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                if await lease.abandon() { throw ConnectionWaitTimeout(timeout: timeout) }
                 return nil
             }
             while let result = try await group.next() {

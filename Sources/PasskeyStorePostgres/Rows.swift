@@ -35,6 +35,12 @@ enum Columns {
     static func list(_ columns: [String], of table: String? = nil) -> String {
         columns.map { column in table.map { "\($0).\(column)" } ?? column }.joined(separator: ", ")
     }
+
+    /// The columns of `table` as a select list, each renamed `prefix` + its name: how a row that joins two records
+    /// with columns of the same name (`id`, `name`, `created_at`) keeps them apart.
+    static func list(_ columns: [String], of table: String, as prefix: String) -> String {
+        columns.map { "\(table).\($0) AS \(prefix)\($0)" }.joined(separator: ", ")
+    }
 }
 
 /// Reads a row's columns by name. Anything it cannot read — a missing column, a null where a value belongs, a
@@ -42,10 +48,13 @@ enum Columns {
 struct RowReader {
     let row: PostgresRandomAccessRow
     let record: String
+    /// What the record's column names carry in front of them in this row (see ``Columns/list(_:of:as:)``).
+    let prefix: String
 
-    init(_ row: PostgresRow, record: String) {
+    init(_ row: PostgresRow, record: String, prefix: String = "") {
         self.row = row.makeRandomAccess()
         self.record = record
+        self.prefix = prefix
     }
 
     func corrupt(_ column: String, _ problem: String) -> StoreError {
@@ -56,6 +65,7 @@ struct RowReader {
         _ column: String,
         as _: Value.Type = Value.self
     ) throws(StoreError) -> Value {
+        let column = prefix + column
         guard row.contains(column) else { throw corrupt(column, "is missing") }
         do {
             return try row[column].decode(Value.self)
@@ -77,8 +87,8 @@ struct RowReader {
 }
 
 extension UserRecord {
-    init(_ row: PostgresRow) throws(StoreError) {
-        let read = RowReader(row, record: "user")
+    init(_ row: PostgresRow, prefix: String = "") throws(StoreError) {
+        let read = RowReader(row, record: "user", prefix: prefix)
         self.init(
             id: try read("id"),
             handle: try read.bytes("handle"),
@@ -136,8 +146,8 @@ extension CredentialRecordRow {
 }
 
 extension FlowRecord {
-    init(_ row: PostgresRow) throws(StoreError) {
-        let read = RowReader(row, record: "flow")
+    init(_ row: PostgresRow, prefix: String = "") throws(StoreError) {
+        let read = RowReader(row, record: "flow", prefix: prefix)
         self.init(
             id: try read("id"),
             kind: FlowKind(rawValue: try read("kind")),

@@ -71,96 +71,11 @@ struct PostgresFailureTests {
 
     @Test("waiting too long for a pooled connection is .unavailable; the operation that holds it still completes")
     func poolSaturated() async throws {
-        try await TestDatabase.withSchema("pool") { schema in
-            let store = try await PostgresPasskeyStore.connect(
-                url: schema.url.replacing("pool_size=10", with: "pool_size=1").replacing(
-                    "pool_timeout=60",
-                    with: "pool_timeout=1"
-                )
-            )
-            let user = try await store.createUserIfAbsent(
-                UserRecord(id: "user-pool", handle: [1], name: "user-pool", displayName: "d", createdAt: Self.now)
-            )
-            try await store.createFlow(
-                FlowRecord(
-                    id: "flow-pool",
-                    kind: .registration,
-                    status: .verifying,
-                    userID: user.id,
-                    clientTokenHash: [1],
-                    expiresAt: Self.now + 60,
-                    createdAt: Self.now,
-                    updatedAt: Self.now,
-                    payload: []
-                )
-            )
-
-            // Another session holds the user's row lock, so the insert waits on it with the pool's only connection.
-            let configuration = try TestDatabase.configuration()
-            let blocker = try await PostgresConnection.connect(
-                configuration: PostgresConnection.Configuration(
-                    host: configuration.host,
-                    port: configuration.port,
-                    username: configuration.username,
-                    password: configuration.password,
-                    database: configuration.database,
-                    tls: .disable
-                ),
-                id: 2,
-                logger: Logger(label: "passkeys-tests")
-            )
-            try await blocker.query("BEGIN", logger: blocker.logger)
-            try await blocker.query(
-                PostgresQuery(unsafeSQL: #"SELECT 1 FROM "\#(schema.name)".users WHERE id = 'user-pool' FOR UPDATE"#),
-                logger: blocker.logger
-            )
-            let insert = Task {
-                try await store.insertCredential(
-                    CredentialRecordRow(
-                        id: [9],
-                        userID: user.id,
-                        publicKey: [],
-                        algorithm: -7,
-                        signCount: 0,
-                        aaguid: "",
-                        attestationFormat: "none",
-                        attestationType: "none",
-                        attestationTrusted: false,
-                        transports: [],
-                        backupEligible: false,
-                        backupState: false,
-                        userVerified: true,
-                        name: "Key",
-                        nameKey: "key",
-                        status: .active,
-                        createdAt: Self.now
-                    ),
-                    maximumActive: 5,
-                    flowID: "flow-pool",
-                    flowUpdate: FlowUpdate(),
-                    at: Self.now
-                )
-            }
-            // Once the insert waits on the row lock, the pool's only connection is taken.
-            var waiting = 0
-            for _ in 0..<600 where waiting == 0 {
-                let rows = try await TestDatabase.execute(
-                    "SELECT count(*)::int FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
-                )
-                waiting = try rows.first?.decode(Int.self) ?? 0
-                if waiting == 0 { try await Task.sleep(for: .milliseconds(10)) }
-            }
-            try #require(waiting > 0, "the insert never waited on the row lock")
+        try await withSaturatedPool("pool", timeout: 1) { store, user in
             // The pool-timeout path is identified by its message; no wall-clock bound is asserted.
             let error = await #expect(throws: StoreError.self) { _ = try await store.user(id: user.id) }
             #expect(error?.code == .unavailable)
             #expect(error?.reason.contains("was free within") == true, "\(String(describing: error))")
-
-            try await blocker.query("ROLLBACK", logger: blocker.logger)
-            try await blocker.close()
-            try await insert.value
-            #expect(try await store.credential(id: [9])?.name == "Key")
-            await store.shutdown()
         }
     }
 
