@@ -21,7 +21,7 @@ extension AuthenticationResponseJSON {
             let extensions = json.requiredJSONObject("clientExtensionResults", in: members),
             let type = json.requiredString("type", in: members)
         else { return nil }
-        self = Self(
+        self.init(
             id: id,
             rawId: rawId,
             response: AuthenticatorAssertionResponseJSON(
@@ -63,7 +63,7 @@ extension RegistrationResponseJSON {
             let extensions = json.requiredJSONObject("clientExtensionResults", in: members),
             let type = json.requiredString("type", in: members)
         else { return nil }
-        self = Self(
+        self.init(
             id: id,
             rawId: rawId,
             response: AuthenticatorAttestationResponseJSON(
