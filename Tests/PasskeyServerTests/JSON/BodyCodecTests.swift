@@ -139,6 +139,19 @@ struct BodyCodecTests {
                 workflowRunID: run
             )
             try Self.expectSameEncoding(CredentialResponse(row, metadata: nil))
+            for credential in [CredentialResponse(row, metadata: nil), nil] {
+                try Self.expectSameEncoding(
+                    RegistrationStatusResponse(
+                        registrationAttemptId: "reg_2",
+                        userId: "alice",
+                        status: "pending_finalize",
+                        finalize: "explicit",
+                        createdAt: Self.time,
+                        expiresAt: Self.time.addingTimeInterval(300),
+                        credential: credential
+                    )
+                )
+            }
         }
         let user = PublicKeyCredentialUserEntityJSON(id: [7, 7, 7], name: "alice@example.com", displayName: "Alice Ä")
         try Self.expectSameEncoding(

@@ -74,6 +74,20 @@ extension CredentialResponse: JSONWritable {
     }
 }
 
+extension RegistrationStatusResponse: JSONWritable {
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.member("createdAt", createdAt)
+            writer.member("credential", credential)
+            writer.member("expiresAt", expiresAt)
+            writer.member("finalize", finalize)
+            writer.member("registrationAttemptId", registrationAttemptId)
+            writer.member("status", status)
+            writer.member("userId", userId)
+        }
+    }
+}
+
 extension RegistrationState: JSONWritable, FastJSONDecodable {
     init?(fastJSON json: FastJSON, members: [FastJSON.Member]) {
         guard let userName = json.requiredString("userName", in: members),
