@@ -13,6 +13,14 @@ enum JSONBody {
         } catch {
             throw APIError.payloadTooLarge(limit)
         }
+        // The hot routes' bodies have a fast path; anything it does not take (and every error) goes through
+        // JSONDecoder.
+        if let fast = T.self as? any FastJSONDecodable.Type,
+            let value = buffer.withUnsafeReadableBytes({ fast.init(fastJSON: $0.assumingMemoryBound(to: UInt8.self)) })
+                as? T
+        {
+            return value
+        }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         do {
@@ -26,6 +34,9 @@ enum JSONBody {
 
     /// The value as the API's JSON: keys sorted, dates in ISO 8601.
     static func encode(_ value: some Encodable) throws -> [UInt8] {
+        if let writable = value as? any JSONWritable, let bytes = JSONWriter.write(writable, dates: .iso8601) {
+            return bytes
+        }
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

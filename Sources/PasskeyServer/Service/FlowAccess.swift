@@ -100,6 +100,10 @@ extension PasskeyService {
     /// A flow's payload as stored. Our payload types hold only strings, numbers, booleans and dates, so encoding
     /// does not fail; were it to, the request fails with `INTERNAL_ERROR` rather than the process.
     static func encodePayload(_ value: some Encodable) throws(APIError) -> [UInt8] {
+        // The flows' own payloads are written without JSONEncoder, as JSON it decodes to the same value.
+        if let writable = value as? any JSONWritable, let bytes = JSONWriter.write(writable, dates: .secondsSince1970) {
+            return bytes
+        }
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         guard let data = try? encoder.encode(value) else { throw APIError.unexpected }
@@ -107,6 +111,12 @@ extension PasskeyService {
     }
 
     func decodePayload<T: Decodable>(_ type: T.Type, from flow: FlowRecord) throws(APIError) -> T {
+        // Payloads in FastJSON's subset (those written above, and most that JSONEncoder wrote) skip JSONDecoder.
+        if let fast = T.self as? any FastJSONDecodable.Type,
+            let value = flow.payload.withUnsafeBufferPointer({ fast.init(fastJSON: $0) }) as? T
+        {
+            return value
+        }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         guard let value = try? decoder.decode(type, from: Data(flow.payload)) else {

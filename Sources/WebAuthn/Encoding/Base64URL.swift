@@ -9,18 +9,36 @@ public enum Base64URL {
 
     /// Encodes bytes as unpadded base64url.
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
-        var output = [UInt8]()
-        output.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var iterator = bytes.makeIterator()
-        while let b0 = iterator.next() {
-            let b1 = iterator.next()
-            let b2 = iterator.next()
-            output.append(alphabet[Int(b0 >> 2)])
-            output.append(alphabet[Int((b0 & 0x03) << 4 | (b1 ?? 0) >> 4)])
-            if let b1 { output.append(alphabet[Int((b1 & 0x0F) << 2 | (b2 ?? 0) >> 6)]) }
-            if let b2 { output.append(alphabet[Int(b2 & 0x3F)]) }
+        bytes.withContiguousStorageIfAvailable(encode(contiguous:))
+            ?? Array(bytes).withUnsafeBufferPointer(encode(contiguous:))
+    }
+
+    /// Three bytes at a time into four characters, written straight into the string's storage.
+    static func encode(contiguous input: UnsafeBufferPointer<UInt8>) -> String {
+        let count = (input.count * 4 + 2) / 3
+        return String(unsafeUninitializedCapacity: count) { output in
+            alphabet.withUnsafeBufferPointer { table in
+                var index = 0
+                var written = 0
+                while index + 3 <= input.count {
+                    let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                    output[written] = table[Int(group >> 18)]
+                    output[written + 1] = table[Int(group >> 12 & 0x3F)]
+                    output[written + 2] = table[Int(group >> 6 & 0x3F)]
+                    output[written + 3] = table[Int(group & 0x3F)]
+                    index += 3
+                    written += 4
+                }
+                let remaining = input.count - index
+                if remaining > 0 {
+                    let group = UInt32(input[index]) << 16 | (remaining == 2 ? UInt32(input[index + 1]) << 8 : 0)
+                    output[written] = table[Int(group >> 18)]
+                    output[written + 1] = table[Int(group >> 12 & 0x3F)]
+                    if remaining == 2 { output[written + 2] = table[Int(group >> 6 & 0x3F)] }
+                }
+            }
+            return count
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Decodes unpadded base64url. Trailing `=` padding is tolerated when it is correct; the standard

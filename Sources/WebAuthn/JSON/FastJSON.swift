@@ -8,40 +8,51 @@
 /// (escapes, other numbers, duplicate or non-ASCII keys, a byte-order mark, malformed JSON, a member of
 /// the wrong type, a missing member, undecodable base64url) the scanner or the caller gives up and the
 /// caller decodes with `JSONDecoder`, which produces the result or the error it always did.
-struct FastJSON {
-    enum Value {
+///
+/// Other numbers of JSON's grammar are kept as their text (``Value/number(_:)``): a caller that reads a
+/// `Double` parses it as `JSONDecoder` does (correctly rounded, finite or give up); every other caller
+/// gives up on them.
+package struct FastJSON {
+    package enum Value {
         /// The byte range of a string's contents (between the quotes).
         case string(Range<Int>)
         case integer(Int)
+        /// The byte range of a number outside the integer subset (a fraction, an exponent, `-0`, 19 or more
+        /// digits), its grammar checked.
+        case number(Range<Int>)
         case bool(Bool)
         case null
         case array([Value])
         case object([Member])
     }
 
-    struct Member {
-        let key: Range<Int>
-        let value: Value
+    package struct Member {
+        package let key: Range<Int>
+        package let value: Value
     }
 
     static let maximumDepth = 8
     static let maximumMembers = 64
+    /// The longest number text kept.
+    static let maximumNumberLength = 40
 
     let bytes: UnsafeBufferPointer<UInt8>
 
     /// Scans `bytes` as one top-level object, or returns nil when it is outside the subset.
-    static func withObject<T>(_ bytes: [UInt8], _ body: (FastJSON, [Member]) -> T?) -> T? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var scanner = Scanner(bytes: buffer)
-            guard let members = scanner.scanTopLevelObject() else { return nil }
-            return body(FastJSON(bytes: buffer), members)
-        }
+    package static func withObject<T>(_ bytes: [UInt8], _ body: (FastJSON, [Member]) -> T?) -> T? {
+        bytes.withUnsafeBufferPointer { buffer in withObject(buffer, body) }
+    }
+
+    package static func withObject<T>(_ buffer: UnsafeBufferPointer<UInt8>, _ body: (FastJSON, [Member]) -> T?) -> T? {
+        var scanner = Scanner(bytes: buffer)
+        guard let members = scanner.scanTopLevelObject() else { return nil }
+        return body(FastJSON(bytes: buffer), members)
     }
 
     // MARK: Reading scanned values
 
     /// The member named `name` (ASCII), if present.
-    func member(_ name: StaticString, in members: [Member]) -> Value? {
+    package func member(_ name: StaticString, in members: [Member]) -> Value? {
         let nameBytes = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         for member in members where member.key.count == nameBytes.count {
             if UnsafeBufferPointer(rebasing: bytes[member.key]).elementsEqual(nameBytes) { return member.value }
@@ -49,19 +60,19 @@ struct FastJSON {
         return nil
     }
 
-    func string(_ range: Range<Int>) -> String {
+    package func string(_ range: Range<Int>) -> String {
         // The scanner validated the UTF-8 of every string.
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     /// A required string member, or nil when absent or not a string.
-    func requiredString(_ name: StaticString, in members: [Member]) -> String? {
+    package func requiredString(_ name: StaticString, in members: [Member]) -> String? {
         guard case .string(let range)? = member(name, in: members) else { return nil }
         return string(range)
     }
 
     /// An optional string member: `.some(nil)` when absent or null, nil (give up) when of another type.
-    func optionalString(_ name: StaticString, in members: [Member]) -> String?? {
+    package func optionalString(_ name: StaticString, in members: [Member]) -> String?? {
         switch member(name, in: members) {
         case nil, .null?: return .some(nil)
         case .string(let range)?: return .some(string(range))
@@ -70,7 +81,7 @@ struct FastJSON {
     }
 
     /// An optional Boolean member, in the same convention.
-    func optionalBool(_ name: StaticString, in members: [Member]) -> Bool?? {
+    package func optionalBool(_ name: StaticString, in members: [Member]) -> Bool?? {
         switch member(name, in: members) {
         case nil, .null?: return .some(nil)
         case .bool(let value)?: return .some(value)
@@ -98,7 +109,7 @@ struct FastJSON {
     }
 
     /// A required object member's members.
-    func requiredObject(_ name: StaticString, in members: [Member]) -> [Member]? {
+    package func requiredObject(_ name: StaticString, in members: [Member]) -> [Member]? {
         guard case .object(let object)? = member(name, in: members) else { return nil }
         return object
     }
@@ -120,10 +131,26 @@ struct FastJSON {
     }
 
     /// An optional integer member.
-    func optionalInteger(_ name: StaticString, in members: [Member]) -> Int?? {
+    package func optionalInteger(_ name: StaticString, in members: [Member]) -> Int?? {
         switch member(name, in: members) {
         case nil, .null?: return .some(nil)
         case .integer(let value)?: return .some(value)
+        default: return nil
+        }
+    }
+
+    /// A number as `JSONDecoder` reads a `Double`: nil (give up) for another value or one out of range.
+    package func double(_ value: Value) -> Double? {
+        switch value {
+        case .integer(let integer): return Double(integer)
+        case .number(let range):
+            let text = string(range)
+            guard let double = Double(text), double.isFinite else { return nil }
+            // JSONDecoder refuses a number that rounds to zero without being zero (it underflows).
+            if double == 0, text.prefix(while: { $0 != "e" && $0 != "E" }).contains(where: { $0 >= "1" && $0 <= "9" }) {
+                return nil
+            }
+            return double
         default: return nil
         }
     }
@@ -149,7 +176,7 @@ struct FastJSON {
         case .null: return .null
         case .bool(let b): return .bool(b)
         case .string(let range): return .string(string(range))
-        case .integer: return nil
+        case .integer, .number: return nil
         case .array(let items):
             var result = [JSONValue]()
             result.reserveCapacity(items.count)
@@ -281,7 +308,10 @@ extension FastJSON {
             case UInt8(ascii: "n"):
                 return scanLiteral("null") ? .null : nil
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return scanInteger().map { .integer($0) }
+                let start = position
+                if let integer = scanInteger() { return .integer(integer) }
+                position = start
+                return scanNumber().map { .number($0) }
             default:
                 return nil
             }
@@ -350,6 +380,39 @@ extension FastJSON {
                 }
             }
             return negative ? -value : value
+        }
+
+        /// A number of JSON's grammar, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, at most
+        /// ``FastJSON/maximumNumberLength`` bytes long.
+        mutating func scanNumber() -> Range<Int>? {
+            let start = position
+            if position < bytes.count, bytes[position] == UInt8(ascii: "-") { position += 1 }
+            let integerStart = position
+            guard skipDigits() > 0 else { return nil }
+            if bytes[integerStart] == UInt8(ascii: "0"), position - integerStart > 1 { return nil }
+            if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+                position += 1
+                guard skipDigits() > 0 else { return nil }
+            }
+            if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+                position += 1
+                if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
+                {
+                    position += 1
+                }
+                guard skipDigits() > 0 else { return nil }
+            }
+            guard position - start <= FastJSON.maximumNumberLength else { return nil }
+            return start..<position
+        }
+
+        /// Skips ASCII digits and returns how many.
+        mutating func skipDigits() -> Int {
+            let start = position
+            while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
+                position += 1
+            }
+            return position - start
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import WebAuthn
@@ -61,6 +62,22 @@ struct Base64URLTests {
         #expect(!encoded.contains("=") && !encoded.contains("+") && !encoded.contains("/"))
         #expect(encoded.count == (length * 4 + 2) / 3)
         #expect(try Base64URL.decode(encoded) == bytes)
+    }
+
+    @Test("Every length from 0 to 200 encodes as Foundation's base64 with the URL alphabet and no padding")
+    func encodeMatchesFoundation() {
+        var state: UInt64 = 15
+        for length in 0...200 {
+            let bytes = (0..<length).map { _ -> UInt8 in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return UInt8(truncatingIfNeeded: state >> 56)
+            }
+            let reference = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == reference, "length \(length)")
+            #expect(Base64URL.encode(bytes[...]) == reference, "length \(length), a slice")
+            #expect(Base64URL.encode(AnyCollection(bytes)) == reference, "length \(length), not contiguous")
+        }
     }
 
     @Test("Base64URLBytes decodes from and encodes to a JSON string")
