@@ -24,7 +24,8 @@ extension SQLitePasskeyStore {
             guard let counted = try rows.first.map(LimitWindowRows.decode) else {
                 throw StoreError(.corrupt, "The database returned no window for a counted event.")
             }
-            if counted.count == 1 {
+            // When the event started a window (not each time the count is 1: a released attempt brings it back to 0).
+            if counted.start == time {
                 try db.execute(
                     """
                     DELETE FROM limit_windows WHERE key_hash IN (
