@@ -160,11 +160,13 @@ extension SQLitePasskeyStore {
         }
     }
 
+    /// `INDEXED BY`: without it, checking whether the partial index `credentials_active_name` applies makes SQLite
+    /// note the bound user id, and prepare the statement again for every other id.
     static func credentials(_ db: Database, userID: String) throws -> [CredentialRecordRow] {
         try db.rows(
             """
-            SELECT \(CredentialRows.columns) FROM credentials WHERE user_id = ? AND status != 'revoked'
-            ORDER BY created_at, id
+            SELECT \(CredentialRows.columns) FROM credentials INDEXED BY credentials_by_user
+            WHERE user_id = ? AND status != 'revoked' ORDER BY created_at, id
             """,
             [Bind.text(userID)]
         ).map(CredentialRows.decode)
