@@ -19,8 +19,8 @@ struct ServeCommand: ExecutableCommand {
             stays the same across restarts. Any rpId other than localhost needs a configured API key.
 
             Settings come from the --config file (JSON, YAML or TOML, by its extension), then environment \
-            variables (PASSKEYS_DATABASE, PASSKEYS_PORT, PASSKEYS_HOST, PASSKEYS_API_KEY), then these flags. \
-            SIGTERM or SIGINT shuts the server down gracefully.
+            variables (PASSKEYS_DATABASE, PASSKEYS_PORT, PASSKEYS_HOST, PASSKEYS_API_KEY, PASSKEYS_LOG_LEVEL), then \
+            these flags. SIGTERM or SIGINT shuts the server down gracefully.
 
             --identity-verification simulated makes identity verification runs decidable through the backend API \
             (passkeys idv decide, the SDK's SimulatedIdentityVerifier): for development and demos, never production.
@@ -46,6 +46,15 @@ struct ServeCommand: ExecutableCommand {
 
     @Option(name: .customLong("api-key"), help: "A backend API key to accept (also PASSKEYS_API_KEY).")
     var apiKey: String?
+
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp(
+            "The least severe messages logged: trace, debug, info (the default: a line per request), notice, warning, error or critical.",
+            valueName: "level"
+        )
+    )
+    var logLevel: String?
 
     /// The identity verification providers the flag can choose.
     enum IdentityVerificationProvider: String, ExpressibleByArgument, CaseIterable {
@@ -91,8 +100,17 @@ struct ServeCommand: ExecutableCommand {
             configuration.apiKeys = [.init(name: "development", key: key.key)]
             developmentKey = key
         }
+        let levelName = logLevel ?? ProcessInfo.processInfo.environment["PASSKEYS_LOG_LEVEL"] ?? "info"
+        guard let level = Logger.Level(rawValue: levelName) else {
+            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            return CommandResult(
+                exitCode: CommandResult.usage,
+                standardError: "error: the log level must be one of \(levels), not '\(levelName)'.\n"
+            )
+        }
         LoggingSystem.bootstrapOnce()
-        let logger = Logger(label: "passkeys")
+        var logger = Logger(label: "passkeys")
+        logger.logLevel = level
         let opened: OpenedStore
         do {
             opened = try await OpenedStore.open(configuration.database)

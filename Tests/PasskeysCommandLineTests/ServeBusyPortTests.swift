@@ -21,3 +21,14 @@ struct ServeBusyPortTests {
         }
     }
 }
+
+/// `passkeys serve --log-level`: a level that does not exist is refused before anything starts, naming the levels.
+struct ServeLogLevelTests {
+    @Test func anUnknownLogLevelIsAUsageErrorThatNamesTheLevels() async {
+        let result = await passkeys(["serve", "--database", "memory", "--log-level", "loud"])
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("not 'loud'"), "\(result.standardError)")
+        #expect(result.standardError.contains("trace, debug, info, notice, warning, error, critical"))
+        #expect(!result.standardOutput.contains("passkeys serving"))
+    }
+}
