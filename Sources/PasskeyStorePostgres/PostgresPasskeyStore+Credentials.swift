@@ -101,17 +101,17 @@ extension PostgresPasskeyStore {
             // sees what it committed.
             try await connection.rows(DeleteExpiredReservation(id: credential.id, time: time))
             let known = try await connection.rows(CredentialExists(id: credential.id))
-            guard known.isEmpty else { throw StoreError(.credentialExists, "This credential is registered already.") }
             var liveNameKeys: [String] = []
             for row in try await connection.rows(LiveNameKeys(userID: credential.userID, time: time)) {
                 liveNameKeys.append(try RowReader(row, record: "credential")("name_key"))
             }
-            guard liveNameKeys.count < maximumActive else {
-                throw StoreError(.limitReached, "The user has \(liveNameKeys.count) credentials, the maximum.")
-            }
-            guard !liveNameKeys.contains(credential.nameKey) else {
-                throw StoreError(.nameTaken, "Another credential of this user is named '\(credential.name)'.")
-            }
+            try CredentialInsertion.check(
+                credential,
+                idKept: !known.isEmpty,
+                live: liveNameKeys.count,
+                liveWithNameKey: liveNameKeys.count { $0 == credential.nameKey },
+                maximumActive: maximumActive
+            )
             let flow = try await connection.rows(
                 UpdateFlow(id: flowID, update: flowUpdate, at: time, expectedStatuses: nil)
             )

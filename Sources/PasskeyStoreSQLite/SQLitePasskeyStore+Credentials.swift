@@ -97,21 +97,14 @@ extension SQLitePasskeyStore {
                 """,
                 [Bind.bytes(credential.id), Bind.date(time)]
             )
-            guard try Self.credential(db, id: credential.id) == nil else {
-                throw StoreError(.credentialExists, "This credential is registered already.")
-            }
-            let live = try Self.liveCredentials(
-                db,
-                userID: credential.userID,
-                nameKey: credential.nameKey,
-                at: time
+            let live = try Self.liveCredentials(db, userID: credential.userID, nameKey: credential.nameKey, at: time)
+            try CredentialInsertion.check(
+                credential,
+                idKept: try Self.credential(db, id: credential.id) != nil,
+                live: live.count,
+                liveWithNameKey: live.withName,
+                maximumActive: maximumActive
             )
-            guard live.count < maximumActive else {
-                throw StoreError(.limitReached, "The user has \(live.count) credentials, the maximum.")
-            }
-            guard live.withName == 0 else {
-                throw StoreError(.nameTaken, "Another credential of this user is named '\(credential.name)'.")
-            }
             guard let flow = try Self.flow(db, id: flowID) else {
                 throw StoreError(.notFound, "No flow \(flowID).")
             }

@@ -161,17 +161,14 @@ public actor MemoryPasskeyStore: PasskeyStore {
         at time: Date
     ) throws(StoreError) {
         guard users[credential.userID] != nil else { throw StoreError(.notFound, "No user \(credential.userID).") }
-        // A reservation that expired without being settled no longer holds its id: the new credential replaces it.
-        if let known = credentialsByID[credential.id], known.status != .reserved || known.isLive(at: time) {
-            throw StoreError(.credentialExists, "This credential is registered already.")
-        }
         let live = liveCredentials(of: credential.userID, at: time)
-        guard live.count < maximumActive else {
-            throw StoreError(.limitReached, "The user has \(live.count) credentials, the maximum.")
-        }
-        guard !live.contains(where: { $0.nameKey == credential.nameKey }) else {
-            throw StoreError(.nameTaken, "Another credential of this user is named '\(credential.name)'.")
-        }
+        try CredentialInsertion.check(
+            credential,
+            idKept: credentialsByID[credential.id].map { CredentialInsertion.keepsID($0, at: time) } ?? false,
+            live: live.count,
+            liveWithNameKey: live.count { $0.nameKey == credential.nameKey },
+            maximumActive: maximumActive
+        )
         guard let flow = flows[flowID] else { throw StoreError(.notFound, "No flow \(flowID).") }
         credentialsByID[credential.id] = credential
         flows[flowID] = flowUpdate.applied(to: flow, at: time)
