@@ -11,13 +11,15 @@ let settings: [SwiftSetting] = [
 
 let package = Package(
     name: "swift-passkeys-benchmarks",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [
         .package(name: "swift-passkeys", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
     ],
     targets: [
         // Fixtures built with the package's TestAuthenticator, shared by the benchmarks and the profiling tool.
@@ -60,6 +62,18 @@ let package = Package(
                 .product(name: "PasskeyStorage", package: "swift-passkeys"),
                 .product(name: "PasskeyStoreSQLite", package: "swift-passkeys"),
                 .product(name: "PasskeyStorePostgres", package: "swift-passkeys"),
+            ],
+            swiftSettings: settings
+        ),
+        // GRDB against the SQLite C API for the SQLite store's operations (see docs/benchmarks.md).
+        .executableTarget(
+            name: "SQLiteEngines",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: settings
         ),
