@@ -4,8 +4,9 @@ import Testing
 
 @testable import PasskeyStoreSQLite
 
-/// The line of operations waiting for the store's one connection is bounded in length and in time: past either,
-/// an operation fails with `.unavailable` at once instead of waiting without end.
+/// The line of operations waiting for the store's one connection is bounded in length (past it an operation fails
+/// with `.unavailable` at once) and in time (an operation whose turn comes too late fails without running); the
+/// operations queued together are committed together, each atomic.
 @Suite("SQLite connection queue")
 struct ConnectionQueueTests {
     /// Holds the connection's thread until ``release()``; ``held()`` returns once the holder has it.
