@@ -6,7 +6,7 @@ import PasskeyStoreSQLite
 // Fills a store with users and credentials through `PasskeyStore.importUsers`, for the scale runs of
 // Benchmarks/http-load.sh (`--preload N`): N users with one active credential each, in transactions of 1,000.
 //
-//   StoreSeed sqlite:/tmp/passkeys.sqlite 1000000
+//   StoreSeed sqlite:seeded.sqlite 1000000
 //   StoreSeed 'postgres://user:password@127.0.0.1:5432/db?search_path=bench' 100000
 //
 // The credentials are never used to sign in (their public keys are random bytes): they make the tables, and
