@@ -121,7 +121,8 @@ final class ConnectionThread: Sendable {
     /// How many operations wait for the connection or run on it now.
     var operations: Int { queue.withLock { $0.waiting } }
 
-    /// Runs `body` with the connection, on its thread, atomically (see the type's description).
+    /// Runs `body` with the connection, on its thread, atomically (see the type's description). `body` must not
+    /// wait for another operation of the store: it would wait for its own batch to end.
     func session<T: Sendable>(
         _ body: @escaping @Sendable (Database) throws -> T
     ) async throws(StoreError) -> T {
