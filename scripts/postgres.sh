@@ -137,16 +137,25 @@ EOF
 fi
 
 port=$first_port
-while port_in_use "$port"; do
-    port=$((port + 1))
-    [ "$port" -lt $((first_port + 100)) ] || die "no free port in $first_port-$((port - 1)) on 127.0.0.1."
+while :; do
+    while port_in_use "$port"; do
+        port=$((port + 1))
+        [ "$port" -lt $((first_port + 100)) ] || die "no free port in $first_port-$((port - 1)) on 127.0.0.1."
+    done
+    [ "$port" = "$first_port" ] || note "port $first_port is in use; using $port"
+    echo "$port" >"$dir/port"
+    note "starting PostgreSQL on 127.0.0.1:$port"
+    if as_server "$bin/pg_ctl" -D "$data" -l "$cluster/server.log" -o "-p $port" -w -t 60 start >&2; then break; fi
+    # A port nothing listens on can still be taken, by the local end of an outgoing connection (the probe above
+    # cannot tell; the ports lie in Linux's ephemeral range): try the next one.
+    if tail -n 5 "$cluster/server.log" | grep -q "could not bind"; then
+        port=$((port + 1))
+        [ "$port" -lt $((first_port + 100)) ] || die "no free port in $first_port-$((port - 1)) on 127.0.0.1."
+        continue
+    fi
+    tail -n 30 "$cluster/server.log" >&2 || true
+    die "the server did not start (the end of its log is above)."
 done
-[ "$port" = "$first_port" ] || note "port $first_port is in use; using $port"
-echo "$port" >"$dir/port"
-
-note "starting PostgreSQL on 127.0.0.1:$port"
-as_server "$bin/pg_ctl" -D "$data" -l "$cluster/server.log" -o "-p $port" -w -t 60 start >&2 \
-    || { tail -n 30 "$cluster/server.log" >&2 || true; die "the server did not start (the end of its log is above)."; }
 
 # The tests' user and database, created once; the password is set on every start so it matches DIR.
 PGPASSWORD=$admin_password "$bin/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres -d postgres \
