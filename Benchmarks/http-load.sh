@@ -12,6 +12,7 @@
 #   --preload "0 100000"              users with one credential each loaded through the store (StoreSeed)
 #                                     before each run, one set of runs per count (default 0)
 #   --postgres-durable on|off         fsync and synchronous commit in the benchmark's PostgreSQL (default on)
+#   --sqlite-synchronous normal|full  when SQLite's commits reach the disk (default normal, the server's default)
 #   --results DIR                     keep the JSON results and server logs here (default: a temporary folder)
 #   --no-build                        use the release binaries already built
 #   --server PATH                     run this passkeys binary instead of the one built (to compare two versions)
@@ -35,6 +36,7 @@ warmup=5
 users=256
 preloads=0
 durable=on
+sqlite_synchronous=normal
 results=""
 build=1
 server_binary=""
@@ -49,6 +51,7 @@ while [ $# -gt 0 ]; do
         --users) users=$2; shift 2 ;;
         --preload) preloads=$2; shift 2 ;;
         --postgres-durable) durable=$2; shift 2 ;;
+        --sqlite-synchronous) sqlite_synchronous=$2; shift 2 ;;
         --results) results=$2; shift 2 ;;
         --no-build) build=0; shift ;;
         --server) server_binary=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
@@ -136,7 +139,7 @@ fresh_database() {
     case "$1" in
     sqlite)
         rm -f "$work/server.sqlite" "$work/server.sqlite-wal" "$work/server.sqlite-shm"
-        echo "sqlite:$work/server.sqlite"
+        echo "sqlite:$work/server.sqlite?synchronous=$sqlite_synchronous"
         ;;
     postgres)
         if [ -n "$pg_schema" ]; then psql_admin -c "DROP SCHEMA $pg_schema CASCADE" >/dev/null; fi

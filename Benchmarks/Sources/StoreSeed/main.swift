@@ -26,7 +26,9 @@ let store: any PasskeyStore
 let close: () async -> Void
 do {
     if url.hasPrefix("sqlite:") {
-        let sqlite = try await SQLitePasskeyStore.open(path: String(url.dropFirst("sqlite:".count)))
+        // The path, without the server's options (`?synchronous=…`).
+        let path = url.dropFirst("sqlite:".count).prefix { $0 != "?" }
+        let sqlite = try await SQLitePasskeyStore.open(path: String(path))
         (store, close) = (sqlite, { await sqlite.close() })
     } else {
         let postgres = try await PostgresPasskeyStore.connect(url: url)
