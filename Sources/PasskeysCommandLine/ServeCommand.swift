@@ -27,7 +27,7 @@ struct ServeCommand: ExecutableCommand {
             """
     )
 
-    @Option(help: "The port to listen on (default 8080).")
+    @Option(help: "The port to listen on (default 8080; 0 for a free port, which the first line printed names).")
     var port: Int?
 
     @Option(help: "The address to listen on (default 127.0.0.1).")
@@ -86,6 +86,15 @@ struct ServeCommand: ExecutableCommand {
         } catch {
             return CommandResult(exitCode: CommandResult.usage, standardError: "error: \(error)\n")
         }
+        // Port 0: the system chooses a free port, held until the server listens on it (see PortReservation).
+        let reservation: PortReservation?
+        do {
+            reservation = configuration.port == 0 ? try PortReservation.reserve(host: configuration.host) : nil
+        } catch {
+            return CommandResult(exitCode: CommandResult.failure, standardError: "error: \(error)\n")
+        }
+        defer { reservation?.release() }
+        if let reservation { configuration = configuration.listening(on: reservation.port) }
         if let identityVerification {
             configuration.identityVerification.provider = identityVerification == .simulated ? .simulated : .disabled
         }
@@ -149,6 +158,7 @@ struct ServeCommand: ExecutableCommand {
             // The banner once the address is bound: a busy port fails before anything says it serves.
             let announcement = banner
             let application = PasskeyApplication.build(service: service, services: opened.services, logger: logger) {
+                reservation?.release()
                 FileHandle.standardOutput.write(Data(announcement.utf8))
             }
             try await application.runService()

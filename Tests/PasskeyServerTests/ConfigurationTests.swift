@@ -209,7 +209,7 @@ struct ConfigurationTests {
                 )
             ]
         },
-        Rule(field: "port") { $0.port = 0 },
+        Rule(field: "port") { $0.port = -1 },
         Rule(field: "port") { $0.port = 65_536 },
         Rule(field: "database") { $0.database = "mysql://db" },
         Rule(field: "database") { $0.database = "passkeys.sqlite" },
@@ -409,6 +409,16 @@ struct ConfigurationTests {
         }
         #expect(configuration.port == 7300)
         #expect(configuration.webOrigins == ["http://localhost:3000"])
+    }
+
+    @Test func portZeroIsAcceptedAndTheChosenPortMovesTheDefaultOriginOnly() throws {
+        let chosen = try ServerConfiguration.load(file: nil, environment: [:], port: 0).listening(on: 41_234)
+        #expect(chosen.port == 41_234)
+        #expect(chosen.webOrigins == ["http://localhost:41234"])
+        let fromFile = try Self.withFile(#"{"webOrigins": ["http://localhost:3000"]}"#) { path in
+            try ServerConfiguration.load(file: path, environment: [:], port: 0)
+        }
+        #expect(fromFile.listening(on: 41_234).webOrigins == ["http://localhost:3000"])
     }
 
     @Test func withoutAFileTheDefaultsFollowThePort() throws {

@@ -22,13 +22,7 @@ extension ServerConfiguration {
         var configuration: ServerConfiguration
         if let file {
             configuration = try ServerConfiguration(data: Self.read(file), format: Self.format(of: file))
-            if let effectivePort {
-                // Web origins the file left to their default follow the port the server listens on.
-                if configuration.webOrigins == ServerConfiguration(port: configuration.port).webOrigins {
-                    configuration.webOrigins = ServerConfiguration(port: effectivePort).webOrigins
-                }
-                configuration.port = effectivePort
-            }
+            if let effectivePort { configuration = configuration.listening(on: effectivePort) }
         } else {
             configuration = ServerConfiguration(port: effectivePort ?? 8080)
         }
@@ -40,6 +34,18 @@ extension ServerConfiguration {
             configuration.apiKeys.append(APIKey(name: "command-line", key: value))
         }
         try configuration.validate()
+        return configuration
+    }
+
+    /// This configuration with the server on `port`: web origins left to their default (`http://localhost:<port>`)
+    /// follow the port; origins a file set stay as they are. `passkeys serve --port 0` calls it with the port the
+    /// system chose before the service is built, so the origin and the bound address agree.
+    public func listening(on port: Int) -> ServerConfiguration {
+        var configuration = self
+        if webOrigins == ServerConfiguration(port: self.port).webOrigins {
+            configuration.webOrigins = ServerConfiguration(port: port).webOrigins
+        }
+        configuration.port = port
         return configuration
     }
 

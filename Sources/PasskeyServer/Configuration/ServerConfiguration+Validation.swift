@@ -52,7 +52,9 @@ extension ServerConfiguration {
                 )
             }
         }
-        guard (1...65535).contains(port) else { throw ConfigurationError(field: "port", "must be 1 to 65535") }
+        guard (0...65535).contains(port) else {
+            throw ConfigurationError(field: "port", "must be 1 to 65535, or 0 for a free port the system chooses")
+        }
         guard
             try SQLiteDatabase(database) != nil || database.hasPrefix("postgres://")
                 || database.hasPrefix("postgresql://") || database == "memory"
