@@ -5,10 +5,10 @@
 #   venv         the virtual environment's folder; requirements  the requirements file installed into it
 #   binary       the passkeys executable (absolute)
 # It makes the environment (once, and again when the requirements change), sets `python`, makes `workdir` (removed
-# on exit, when the server is stopped too), and defines `start_server PORT_HINT [SERVE_ARGS...]`, which starts the
-# server on 127.0.0.1 with a fresh SQLite file in `workdir` and the API key `api_key`, waits for /health within
-# `startup_seconds` (default 60), retries a port that was taken meanwhile, and sets `url`; `server_log_tail [N]`
-# prints the end of its output.
+# on exit, when the server is stopped too), and defines `start_server [SERVE_ARGS...]`, which starts the server on
+# 127.0.0.1 on a port it chooses itself, with a fresh SQLite file in `workdir` and the API key `api_key`, waits at
+# most `startup_seconds` (default 60) for it to listen, and sets `url`; `server_log_tail [N]` prints the end of its
+# output.
 
 if [ ! -x "$venv/bin/python" ]; then
     echo "$label: creating the Python environment in ${venv#"$root"/}"
@@ -59,66 +59,27 @@ server_log_tail() {
     echo "-------------------------------------------" >&2
 }
 
-# Prints the port given ($1) when it can be bound on 127.0.0.1, else a port the system hands out.
-free_port() {
-    "$python" - "$1" <<'PY'
-import socket, sys
-for wanted in (int(sys.argv[1]), 0):
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds: TIME_WAIT is no obstacle
-        try:
-            s.bind(("127.0.0.1", wanted))
-        except OSError:
-            continue
-        print(s.getsockname()[1])
-        break
-PY
-}
-
-# Exits 0 when GET /health answers 200.
-health() {
-    "$python" - "$1" <<'PY'
-import sys, urllib.request
-try:
-    with urllib.request.urlopen(sys.argv[1] + "/health", timeout=2) as response:
-        sys.exit(0 if response.status == 200 else 1)
-except Exception:
-    sys.exit(1)
-PY
-}
-
+# Starts the server on a port it chooses itself (--port 0: nothing can take the port between a check and the bind)
+# and sets `url` from the first line it prints once it listens.
 start_server() {
-    local hint="$1"
-    shift
-    local attempt port candidate deadline
-    for attempt in 1 2 3; do
-        if [ "$attempt" -eq 1 ]; then port="$(free_port "$hint")"; else port="$(free_port 0)"; fi
-        candidate="http://localhost:$port"
-        (cd "$workdir" && exec "$binary" serve --host 127.0.0.1 --port "$port" \
-            --database "sqlite:$workdir/passkeys.sqlite" --api-key "$api_key" "$@") >"$workdir/server.log" 2>&1 &
-        server_pid=$!
-        deadline=$((SECONDS + startup_seconds))
-        while [ "$SECONDS" -lt "$deadline" ]; do
-            if ! kill -0 "$server_pid" 2>/dev/null; then break; fi
-            if health "$candidate"; then
-                url="$candidate"
-                return 0
-            fi
-            sleep 0.3
-        done
-        if kill -0 "$server_pid" 2>/dev/null; then
-            echo "$label: the server did not answer $candidate/health within ${startup_seconds} s." >&2
-            server_log_tail
+    (cd "$workdir" && exec "$binary" serve --host 127.0.0.1 --port 0 \
+        --database "sqlite:$workdir/passkeys.sqlite" --api-key "$api_key" "$@") >"$workdir/server.log" 2>&1 &
+    server_pid=$!
+    local deadline=$((SECONDS + startup_seconds)) port
+    while [ "$SECONDS" -lt "$deadline" ]; do
+        port=$(sed -n 's|^passkeys serving http://localhost:\([0-9]*\).*|\1|p' "$workdir/server.log" | head -n 1)
+        if [ -n "$port" ]; then
+            url="http://localhost:$port"
+            return 0
+        fi
+        if ! kill -0 "$server_pid" 2>/dev/null; then
+            echo "$label: the server exited before it listened." >&2
+            server_log_tail 20
             exit 1
         fi
-        wait "$server_pid" 2>/dev/null || true
-        server_pid=""
-        echo "$label: the server exited before answering on port $port (try $attempt of 3)." >&2
-        server_log_tail 20
-        # Only a port taken between our check and the server's bind is worth another try.
-        grep -qiE "in use|bind" "$workdir/server.log" || exit 1
-        rm -f "$workdir"/passkeys.sqlite*
+        sleep 0.2
     done
-    echo "$label: could not start the server." >&2
+    echo "$label: the server did not listen within ${startup_seconds} s." >&2
+    server_log_tail
     exit 1
 }

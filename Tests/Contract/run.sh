@@ -37,7 +37,7 @@ cat >"$workdir/config.json" <<'JSON'
 { "limits": { "clientRequestsPerMinute": 1000000, "failedAssertionsPerIP": 1000000, "failedAssertionsPerCredential": 10000 } }
 JSON
 api_key="$("$python" -c 'import secrets; print("pk_contract_" + secrets.token_urlsafe(24))')"
-start_server 0 --config "$workdir/config.json" --identity-verification simulated
+start_server --config "$workdir/config.json" --identity-verification simulated
 echo "contract fuzzing: passkeys serving $url; schemathesis $("$venv/bin/st" --version | awk '{print $NF}'), ${budget} s"
 
 # --- Fuzzing ------------------------------------------------------------------------------------------

@@ -6,8 +6,8 @@
 #   PASSKEYS_BINARY defaults to .build/debug/passkeys; this script builds nothing.
 #
 # It makes a virtual environment at .build/external-venv (once, and again when requirements.txt changes),
-# starts the server on a free port (18080 if free) with a fresh SQLite file in a temporary folder and a
-# generated API key, waits for /health, runs pytest -q, always stops the server, and exits with pytest's
+# starts the server on a port it chooses itself with a fresh SQLite file in a temporary folder and a
+# generated API key, waits until it listens, runs pytest -q, always stops the server, and exits with pytest's
 # status. Environment: PYTHON (default python3) makes the environment; PASSKEYS_EXTERNAL_STARTUP_SECONDS
 # (default 60) bounds the wait for the server.
 set -euo pipefail
@@ -32,7 +32,7 @@ startup_seconds="${PASSKEYS_EXTERNAL_STARTUP_SECONDS:-60}"
 # shellcheck source=../../scripts/live-server.sh
 source "$root/scripts/live-server.sh"
 api_key="$("$python" -c 'import secrets; print("pk_external_" + secrets.token_urlsafe(24))')"
-start_server 18080
+start_server
 echo "external tests: passkeys serving $url"
 
 # --- Tests --------------------------------------------------------------------------------------------
