@@ -178,7 +178,7 @@ let package = Package(
         ),
         .testTarget(
             name: "QRCodeTests",
-            dependencies: ["QRCode"],
+            dependencies: ["QRCode", "ProcessTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -192,6 +192,7 @@ let package = Package(
                 "PasskeyStoreSQLite",
                 "PasskeyStorage",
                 "PasskeyTesting",
+                "ProcessTestSupport",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             swiftSettings: strictSettings
@@ -217,6 +218,7 @@ let package = Package(
             name: "BrowserTestSupport",
             dependencies: [
                 "WebAuthn",
+                "ProcessTestSupport",
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -227,6 +229,7 @@ let package = Package(
             name: "BrowserTests",
             dependencies: [
                 "BrowserTestSupport",
+                "ProcessTestSupport",
                 "WebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -238,10 +241,16 @@ let package = Package(
             name: "PasskeysCommandLineTests",
             dependencies: [
                 "PasskeysCommandLine", "WebAuthn", "PasskeyServer", "PasskeyStorage", "PasskeyClient", "CorpusTestSupport",
+                "ProcessTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ProcessTestSupport",
+            path: "Tests/ProcessTestSupport",
             swiftSettings: strictSettings
         ),
         .target(

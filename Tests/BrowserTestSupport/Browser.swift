@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 import Synchronization
 import WebAuthn
 
@@ -22,7 +23,7 @@ public func withBrowser<Value>(
 /// A headless Chromium with its own throwaway profile, driven over one DevTools WebSocket.
 ///
 /// Prefer `withBrowser { browser in … }`; whoever calls `launch` must call `close`. Should the test process die
-/// without closing it, a watchdog process ends the browser when the test process's end of a pipe closes.
+/// without closing it, the browser dies with it (a ``ChildProcess``).
 public final class Browser: Sendable {
     public struct Options: Sendable {
         /// The window's size in CSS pixels; `Page.setViewport` overrides it per page.
@@ -39,7 +40,7 @@ public final class Browser: Sendable {
         public init(
             executable: String? = nil,
             windowSize: (width: Int, height: Int) = (1280, 900),
-            launchTimeout: Duration = .seconds(60),
+            launchTimeout: Duration = .seconds(120),
             timeout: Duration = .seconds(60),
             extraArguments: [String] = []
         ) {
@@ -54,14 +55,12 @@ public final class Browser: Sendable {
     public let connection: CDPConnection
     /// The browser's product and version, such as `Chrome/156.0.8078.79`.
     public let version: String
-    private let process: Process
-    private let watchdog: Process
+    private let process: ChildProcess
     private let directory: URL
     private let closed = Mutex(false)
 
-    private init(process: Process, watchdog: Process, directory: URL, connection: CDPConnection, version: String) {
+    private init(process: ChildProcess, directory: URL, connection: CDPConnection, version: String) {
         self.process = process
-        self.watchdog = watchdog
         self.directory = directory
         self.connection = connection
         self.version = version
@@ -72,9 +71,7 @@ public final class Browser: Sendable {
         let executable = try (options.executable.map { .success($0) } ?? Chromium.locate()).get()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("passkeys-chromium-\(UUID())")
         let log = directory.appendingPathComponent("output.log")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments =
+        let arguments =
             [
                 "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
                 "--user-data-dir=\(directory.appendingPathComponent("profile").path)",
@@ -83,30 +80,13 @@ public final class Browser: Sendable {
                 "--remote-allow-origins=ws://127.0.0.1",
                 "--window-size=\(options.windowSize.width),\(options.windowSize.height)",
             ] + options.extraArguments + ["about:blank"]
-        let watchdog = Process()
+        // A ChildProcess dies with the test process, and so do the helpers of its process group.
+        let process: ChildProcess
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let output = try FileHandle(forWritingTo: log)
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            try output.close()
-            // Kills the browser's process group (Foundation makes the browser its leader) and removes the profile
-            // once its standard input reaches end of file: when the test process dies, at once; after `close`
-            // (which kills the watchdog first), never.
-            watchdog.executableURL = URL(fileURLWithPath: "/bin/sh")
-            watchdog.arguments = [
-                "-c", #"read -r _; kill -9 -"$1" 2>/dev/null; sleep 1; rm -rf "$2""#, "chromium-watchdog",
-                String(process.processIdentifier), directory.path,
-            ]
-            watchdog.standardInput = Pipe()
-            watchdog.standardOutput = FileHandle.nullDevice
-            watchdog.standardError = FileHandle.nullDevice
-            try watchdog.run()
+            process = try ChildProcess.launch(executable, arguments, output: log, error: log)
         } catch {
-            await stop(process, watchdog: watchdog, removing: directory)
+            try? FileManager.default.removeItem(at: directory)
             throw .launchFailed("\(executable) could not be run: \(error)")
         }
 
@@ -114,16 +94,10 @@ public final class Browser: Sendable {
             let url = try await devToolsAddress(in: log, of: process, timeout: options.launchTimeout)
             let connection = try await CDPConnection.connect(to: url, defaultTimeout: options.timeout)
             let version = try await connection.send("Browser.getVersion")["product"]?.string ?? "unknown"
-            return Browser(
-                process: process,
-                watchdog: watchdog,
-                directory: directory,
-                connection: connection,
-                version: version
-            )
+            return Browser(process: process, directory: directory, connection: connection, version: version)
         } catch {
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            await stop(process, watchdog: watchdog, removing: directory)
+            await stop(process, removing: directory)
             if case .launchFailed = error { throw error }
             throw .launchFailed(
                 "\(error). Its output ends:\n\(output.split(separator: "\n").suffix(30).joined(separator: "\n"))"
@@ -158,13 +132,13 @@ public final class Browser: Sendable {
             })
         else { return }
         await connection.close(reason: "the browser was closed")
-        await Self.stop(process, watchdog: watchdog, removing: directory)
+        await Self.stop(process, removing: directory)
     }
 
     /// The `ws://` address the browser prints on standard error once it listens.
     private static func devToolsAddress(
         in log: URL,
-        of process: Process,
+        of process: ChildProcess,
         timeout: Duration
     ) async throws(BrowserError) -> String {
         let clock = ContinuousClock()
@@ -174,10 +148,8 @@ public final class Browser: Sendable {
             if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("DevTools listening on ws://") }) {
                 return String(line.dropFirst("DevTools listening on ".count)).trimmingCharacters(in: .whitespaces)
             }
-            if !process.isRunning {
-                throw .launchFailed(
-                    "it exited with status \(process.terminationStatus) before listening. Its output:\n\(output)"
-                )
+            if let status = process.terminationStatus {
+                throw .launchFailed("it exited with status \(status) before listening. Its output:\n\(output)")
             }
             if clock.now >= deadline {
                 throw .launchFailed("it printed no DevTools address within \(timeout). Its output:\n\(output)")
@@ -190,19 +162,14 @@ public final class Browser: Sendable {
         }
     }
 
-    /// Kills the watchdog, then the browser and its helper processes (its process group), and removes the
-    /// directory. SIGKILL, because a child may inherit an ignored SIGTERM (a live test server ignores it to shut
-    /// down gracefully), and the profile is thrown away anyway. Runs in a task of its own so that a cancelled test
-    /// still waits for the browser to be gone.
-    private static func stop(_ process: Process, watchdog: Process, removing directory: URL) async {
+    /// Kills the browser and its helper processes (its process group) and removes the directory. SIGKILL, because
+    /// the profile is thrown away anyway. Runs in a task of its own so that a cancelled test still waits for the
+    /// browser to be gone.
+    private static func stop(_ process: ChildProcess, removing directory: URL) async {
         await Task.detached {
-            if watchdog.isRunning { kill(watchdog.processIdentifier, SIGKILL) }
-            if process.isRunning {
-                kill(-process.processIdentifier, SIGKILL)
-                kill(process.processIdentifier, SIGKILL)
-                if !(await exited(process, within: .seconds(5))) {
-                    print("Chromium (process \(process.processIdentifier)) is still running after SIGKILL.")
-                }
+            process.kill(SIGKILL)
+            if await process.exit(within: .seconds(5)) == nil {
+                print("Chromium (process \(process.pid)) is still running after SIGKILL.")
             }
             // The browser's helper processes may still be writing to the profile for a moment.
             for _ in 0..<20 {
@@ -214,13 +181,5 @@ public final class Browser: Sendable {
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }.value
-    }
-
-    private static func exited(_ process: Process, within timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(25))
-        }
-        return !process.isRunning
     }
 }

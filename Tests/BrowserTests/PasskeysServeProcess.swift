@@ -1,15 +1,14 @@
 import Foundation
+import ProcessTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// A real `passkeys serve` process — the built executable, as a user runs it — on a free port of localhost, with
-/// a SQLite file in a temporary folder, stopped and removed when the body returns.
+/// A real `passkeys serve` process — the built executable, as a user runs it — on a port of localhost that the
+/// server chose itself (`--port 0`), with a SQLite file in a temporary folder, stopped and removed when the body
+/// returns, and killed with the test process should that die first.
 struct PasskeysServeProcess: Sendable {
     static let apiKey = "pk_browser_tests_0123456789abcdef"
 
@@ -43,9 +42,8 @@ struct PasskeysServeProcess: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("passkeys-browser-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let port = try freePort()
         var arguments = [
-            "serve", "--port", String(port), "--database", "sqlite:\(folder.path)/passkeys.sqlite\(sqliteOption)",
+            "serve", "--port", "0", "--database", "sqlite:\(folder.path)/passkeys.sqlite\(sqliteOption)",
             "--api-key",
             apiKey,
         ]
@@ -54,48 +52,51 @@ struct PasskeysServeProcess: Sendable {
             try Data(configuration.utf8).write(to: file)
             arguments += ["--config", file.path]
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
         let log = folder.appendingPathComponent("server.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        defer {
-            stop(process)
-            try? handle.close()
-        }
-        let server = PasskeysServeProcess(port: port, folder: folder)
-        try await server.waitUntilHealthy(process: process, log: log)
+        let process = try ChildProcess.launch(
+            executable.path,
+            arguments,
+            directory: folder,
+            output: log,
+            error: log
+        )
+        let server: PasskeysServeProcess
         do {
-            return try await body(server)
+            server = PasskeysServeProcess(port: try await boundPort(of: process, log: log), folder: folder)
         } catch {
+            await process.stop()
+            throw error
+        }
+        do {
+            let value = try await body(server)
+            await process.stop()
+            return value
+        } catch {
+            await process.stop()
             // The server's side of a failed test, which its folder (removed on return) would otherwise take along.
             let lines = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").suffix(40) ?? []
-            print("The last lines of passkeys serve's log on port \(port):\n" + lines.joined(separator: "\n"))
+            print("The last lines of passkeys serve's log on port \(server.port):\n" + lines.joined(separator: "\n"))
             throw error
         }
     }
 
-    private func waitUntilHealthy(process: Process, log: URL) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            guard process.isRunning else {
-                throw Failure("passkeys serve exited: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
-            }
-            if let (_, response) = try? await URLSession.shared.data(from: URL(string: baseURL + "/health")!),
-                (response as? HTTPURLResponse)?.statusCode == 200
+    /// The port `passkeys serve --port 0` listens on, from the first line it prints once it listens
+    /// (`passkeys serving http://localhost:PORT …`). No time limit of its own: the server either prints it or
+    /// exits, and a test's own time limit covers a hang.
+    private static func boundPort(of process: ChildProcess, log: URL) async throws -> Int {
+        let prefix = "passkeys serving http://localhost:"
+        while true {
+            let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let line = output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
+                let port = Int(line.dropFirst(prefix.count).prefix { $0.isNumber })
             {
-                return
+                return port
             }
-            try await Task.sleep(for: .milliseconds(100))
+            if let status = process.terminationStatus {
+                throw Failure("passkeys serve exited with status \(status): \(output)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
         }
-        throw Failure(
-            "passkeys serve did not become healthy within 60 s: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")"
-        )
     }
 
     /// A backend API call with the server's API key; the JSON response.
@@ -107,34 +108,6 @@ struct PasskeysServeProcess: Sendable {
             throw Failure("\(path) did not answer with a JSON object")
         }
         return object
-    }
-
-    /// SIGTERM, and SIGKILL when the server has not exited after five seconds (a test runner may leave SIGTERM
-    /// ignored in the processes it starts).
-    private static func stop(_ process: Process) {
-        process.terminate()
-        for _ in 0..<50 where process.isRunning { usleep(100_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
-
-    /// A port the system reports free (a listener on port 0, closed again).
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure("socket() failed") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else { throw Failure("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     struct Failure: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -20,42 +21,16 @@ struct PhoneCommandLine {
 
     /// Runs `passkeys ARGUMENTS --server URL --key-store FILE` to its end (one minute at most).
     func run(_ arguments: [String]) async throws -> Result {
-        let process = Process()
-        process.executableURL = PasskeysServeProcess.executable
-        process.arguments = arguments + ["--server", server.baseURL, "--key-store", keyStore]
         var environment = ProcessInfo.processInfo.environment
         environment["PASSKEYS_API_KEY"] = PasskeysServeProcess.apiKey
         environment["PASSKEYS_KEY_STORE_PASSPHRASE"] = "browser tests' phone"
-        process.environment = environment
-        let id = UUID().uuidString
-        let output = server.folder.appendingPathComponent("cli-\(id).out")
-        let errors = server.folder.appendingPathComponent("cli-\(id).err")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let outputHandle = try FileHandle(forWritingTo: output)
-        let errorHandle = try FileHandle(forWritingTo: errors)
-        defer {
-            try? outputHandle.close()
-            try? errorHandle.close()
-        }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outputHandle
-        process.standardError = errorHandle
-        try process.run()
-        let deadline = ContinuousClock.now + .seconds(60)
-        while process.isRunning {
-            if ContinuousClock.now > deadline {
-                process.terminate()
-                process.waitUntilExit()
-                throw PasskeysServeProcess.Failure("passkeys \(arguments.joined(separator: " ")) ran over a minute")
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return Result(
-            status: process.terminationStatus,
-            standardOutput: (try? String(contentsOf: output, encoding: .utf8)) ?? "",
-            standardError: (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+        let run = try await ChildProcess.run(
+            PasskeysServeProcess.executable.path,
+            arguments + ["--server", server.baseURL, "--key-store", keyStore],
+            environment: environment,
+            timeout: .seconds(60)
         )
+        return Result(status: run.status, standardOutput: run.standardOutput, standardError: run.standardError)
     }
 }
 
@@ -79,24 +54,13 @@ enum QRCodeReader {
         "zbarimg is not on PATH: install Debian's zbar-tools; scripts/test.sh installs it and sets PASSKEYS_REQUIRE_QR_DECODER=1 so this test cannot be skipped there."
 
     /// The text of the QR code in the PNG `image`, without zbarimg's final newline.
-    static func decode(_ image: URL) throws -> String {
+    static func decode(_ image: URL) async throws -> String {
         guard let path else { throw PasskeysServeProcess.Failure("\(reader) is not on PATH") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-q", "--raw", image.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw PasskeysServeProcess.Failure(
-                "\(reader) found no QR code in \(image.path) (\(process.terminationStatus))"
-            )
+        let run = try await ChildProcess.run(path, ["-q", "--raw", image.path], timeout: .seconds(60))
+        guard run.status == 0 else {
+            throw PasskeysServeProcess.Failure("\(reader) found no QR code in \(image.path) (\(run.status))")
         }
-        var text = String(decoding: data, as: UTF8.self)
+        var text = run.standardOutput
         if text.hasSuffix("\n") { text.removeLast() }
         return text
     }

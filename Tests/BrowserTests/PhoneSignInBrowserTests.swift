@@ -70,7 +70,7 @@ struct PhoneSignInBrowserTests {
                 let shots = try Screenshots.folder()
                 let screenshot = shots.appendingPathComponent("phone-sign-in-qr.png")
                 try await page.screenshot(to: screenshot)
-                let decoded = try QRCodeReader.decode(screenshot)
+                let decoded = try await QRCodeReader.decode(screenshot)
                 #expect(decoded == shown.link, "the QR code holds the link the page shows")
 
                 let approved = try await phone.run(["approve", decoded, "--code", shown.code])

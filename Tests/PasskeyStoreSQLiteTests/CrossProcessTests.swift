@@ -1,6 +1,6 @@
-import Dispatch
 import Foundation
 import PasskeyStorage
+import ProcessTestSupport
 import Testing
 
 @testable import PasskeyStoreSQLite
@@ -65,20 +65,12 @@ struct CrossProcessTests {
 /// A python3 process that opens the file, takes the write lock (`BEGIN IMMEDIATE`), says "locked", and commits
 /// when a line arrives on its standard input.
 final class LockingProcess: Sendable {
-    static let isAvailable: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return false
-        }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
+    /// python3 on `PATH` (its standard library has the sqlite3 module).
+    static let python: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+        .map { "\($0)/python3" }
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static var isAvailable: Bool { python != nil }
 
     private static let script = """
         import sqlite3, sys
@@ -90,46 +82,31 @@ final class LockingProcess: Sendable {
         connection.close()
         """
 
-    private let process: Process
-    private let input: Pipe
-    private let output: Pipe
+    private let process: ChildProcess
 
     init(path: String) throws {
-        process = Process()
-        input = Pipe()
-        output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script, path]
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        let python = try #require(Self.python, "python3 is not on PATH")
+        process = try ChildProcess.launch(python, ["-c", Self.script, path], input: .pipe)
     }
 
+    /// Returns once the process holds the lock; however long that takes, unless the process ends first.
     func waitUntilLocked() async throws {
-        let handle = output.fileHandleForReading
-        let line = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: handle.availableData) }
+        while !process.standardOutput.hasPrefix("locked") {
+            let status = process.terminationStatus
+            try #require(status == nil, "the other process ended without locking the file: \(process.standardError)")
+            try await Task.sleep(for: .milliseconds(10))
         }
-        try #require(
-            String(decoding: line, as: UTF8.self).hasPrefix("locked"),
-            "the other process did not lock the file"
-        )
     }
 
     /// Ends the process if it is still running (after a failed check).
     func stop() {
-        if process.isRunning { process.terminate() }
+        process.kill(SIGKILL)
     }
 
     func commitAndExit() async throws {
-        input.fileHandleForWriting.write(Data("commit\n".utf8))
-        let process = process
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume()
-            }
-        }
-        try #require(process.terminationStatus == 0, "the other process failed")
+        process.write(Array("commit\n".utf8))
+        process.closeInput()
+        let status = try await process.wait(timeout: .seconds(60))
+        try #require(status == 0, "the other process failed: \(process.standardError)")
     }
 }

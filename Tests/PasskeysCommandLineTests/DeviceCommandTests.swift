@@ -5,6 +5,7 @@ import Logging
 import PasskeyClient
 import PasskeyServer
 import PasskeyStorage
+import ProcessTestSupport
 import Testing
 
 @testable import PasskeysCommandLine
@@ -247,44 +248,35 @@ struct DeviceCommandTests {
 @Suite("passkeys device commands as a process")
 struct DeviceCommandProcessTests {
     @Test("PASSKEYS_KEY_STORE and PASSKEYS_KEY_STORE_PASSPHRASE come from the environment")
-    func environment() throws {
+    func environment() async throws {
         let executable = try #require(ExecutableTests.executable, "the passkeys executable is not built")
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let path = folder.url.appendingPathComponent("keys.json").path
 
-        func run(_ arguments: [String], passphrase: String?) throws -> (status: Int32, output: String, error: String) {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
+        func run(
+            _ arguments: [String],
+            passphrase: String?
+        ) async throws -> (
+            status: Int32, output: String, error: String
+        ) {
             var environment = ProcessInfo.processInfo.environment
             environment[DeviceEnvironment.keyStore] = path
             environment[DeviceEnvironment.passphrase] = passphrase
-            process.environment = environment
-            let output = Pipe()
-            let error = Pipe()
-            process.standardOutput = output
-            process.standardError = error
-            try process.run()
-            let outputData = output.fileHandleForReading.readDataToEndOfFile()
-            let errorData = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (
-                process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-                String(decoding: errorData, as: UTF8.self)
-            )
+            let run = try await ChildProcess.run(executable.path, arguments, environment: environment)
+            return (run.status, run.standardOutput, run.standardError)
         }
 
-        let empty = try run(["keys", "list"], passphrase: "process passphrase")
+        let empty = try await run(["keys", "list"], passphrase: "process passphrase")
         #expect(empty.status == 0)
         #expect(empty.output == "No passkeys in \(path).\n")
         #expect(empty.error.isEmpty)
 
-        let warned = try run(["keys", "list"], passphrase: nil)
+        let warned = try await run(["keys", "list"], passphrase: nil)
         #expect(warned.status == 0)
         #expect(warned.error.contains("warning: PASSKEYS_KEY_STORE_PASSPHRASE is not set"))
 
-        let missing = try run(["keys", "delete", "AAAA"], passphrase: "process passphrase")
+        let missing = try await run(["keys", "delete", "AAAA"], passphrase: "process passphrase")
         #expect(missing.status == 1)
         #expect(missing.error.contains("error: PASSKEY_NOT_FOUND"))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 import Testing
 
 /// An independent reader for round-trip tests: `rsvg-convert` (Debian's librsvg2-bin) rasterises the SVG and
@@ -10,8 +11,9 @@ enum ExternalDecoder {
     static let requiredVariable = "PASSKEYS_REQUIRE_QR_DECODER"
     static let rasteriser = "rsvg-convert"
     static let reader = "zbarimg"
-    /// How long one external process may run.
-    static let timeout: Duration = .seconds(20)
+    /// How long one external process may run before it counts as hung: far beyond what a loaded 2-core machine
+    /// needs (well under a second each).
+    static let timeout: Duration = .seconds(120)
 
     static let skipped: Comment =
         "zbarimg or rsvg-convert is not on PATH: install Debian's zbar-tools and librsvg2-bin; scripts/test.sh installs them and sets PASSKEYS_REQUIRE_QR_DECODER=1 so these tests cannot be skipped there."
@@ -54,41 +56,13 @@ enum ExternalDecoder {
     /// Runs `executable` in `directory` and returns its standard output; fails on a non-zero exit status or
     /// when it outlasts ``timeout``.
     static func run(_ executable: String, _ arguments: [String], in directory: URL) async throws -> [UInt8] {
-        let stdout = directory.appendingPathComponent("stdout")
-        let stderr = directory.appendingPathComponent("stderr")
-        try Data().write(to: stdout)
-        try Data().write(to: stderr)
-        let output = try FileHandle(forWritingTo: stdout)
-        let errors = try FileHandle(forWritingTo: stderr)
-        defer {
-            try? output.close()
-            try? errors.close()
+        let run = try await ChildProcess.run(executable, arguments, directory: directory, timeout: timeout)
+        guard run.status == 0 else {
+            throw Failure(
+                "\(executable) \(arguments.joined(separator: " ")) exited with \(run.status): \(run.standardError)"
+            )
         }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            if ContinuousClock.now > deadline {
-                process.terminate()
-                process.waitUntilExit()
-                throw Failure("\(executable) \(arguments.joined(separator: " ")) did not finish within \(timeout)")
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        let status = process.terminationStatus
-        guard status == 0 else {
-            let message = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
-            throw Failure("\(executable) \(arguments.joined(separator: " ")) exited with \(status): \(message)")
-        }
-        return Array(try Data(contentsOf: stdout))
+        return run.output
     }
 
     struct Failure: Error, CustomStringConvertible {
