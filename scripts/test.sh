@@ -104,7 +104,16 @@ Tests/Contract/run.sh .build/debug/passkeys
 
 log "test"
 independent=$(mktemp -d)
-PASSKEYS_INDEPENDENT_VERIFIER_DIR=$independent swift test --skip-build
+test_log=$(mktemp)
+# A crash prints the crashed thread's backtrace only (every thread's, symbolicated, took minutes and thousands of
+# lines), and then one line naming the tests that were running, read from Swift Testing's own progress lines.
+status=0
+SWIFT_BACKTRACE=enable=yes,interactive=no,threads=crashed,registers=none,images=none,limit=64,top=16 \
+    PASSKEYS_INDEPENDENT_VERIFIER_DIR=$independent swift test --skip-build 2>&1 | tee "$test_log" || status=${PIPESTATUS[0]}
+if [ "$status" != 0 ]; then
+    grep -q '^.\{1,4\} Test run with [0-9]* tests\{0,1\} in ' "$test_log" || scripts/unfinished-tests.py "$test_log" "$status"
+    exit "$status"
+fi
 
 log "independent verifier (py_webauthn checks the software authenticator's responses)"
 .build/external-venv/bin/python Tests/External/verify_software_authenticator.py "$independent"
