@@ -16,15 +16,8 @@ struct PasskeysServeProcess: Sendable {
     let folder: URL
     var baseURL: String { "http://localhost:\(port)" }
 
-    /// The executable: `PASSKEYS_BINARY`, else `passkeys` beside the test bundle (both are build products).
-    static var executable: URL {
-        if let path = ProcessInfo.processInfo.environment["PASSKEYS_BINARY"], !path.isEmpty {
-            return URL(fileURLWithPath: path)
-        }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "passkeys"
-        )
-    }
+    /// The executable (see ``PasskeysExecutable``).
+    static var executable: URL { PasskeysExecutable.url ?? URL(fileURLWithPath: "passkeys") }
 
     /// Runs `body` with a server started with `configuration` (a JSON configuration file's contents, if any)
     /// and `sqliteOption` after its database file's path (such as `?synchronous=full`).

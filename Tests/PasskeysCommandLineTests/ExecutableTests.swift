@@ -10,28 +10,8 @@ import FoundationNetworking
 /// Runs the built `passkeys` executable as a subprocess, for real exit codes and output streams.
 @Suite("passkeys executable")
 struct ExecutableTests {
-    /// The `passkeys` executable in the build products directory, next to the test bundle
-    /// (`$PASSKEYS_EXECUTABLE` overrides).
-    static let executable: URL? = {
-        let fileManager = FileManager.default
-        if let path = ProcessInfo.processInfo.environment["PASSKEYS_EXECUTABLE"], !path.isEmpty {
-            return URL(fileURLWithPath: path)
-        }
-        var starts = Bundle.allBundles.map(\.bundleURL) + [Bundle.main.bundleURL]
-        if let program = CommandLine.arguments.first {
-            starts.append(URL(fileURLWithPath: program).deletingLastPathComponent())
-        }
-        for start in starts {
-            // The test bundle is in the products directory (Linux), or is a bundle there (macOS: …/X.xctest/Contents/MacOS).
-            var directory = start.standardizedFileURL
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("passkeys")
-                if fileManager.isExecutableFile(atPath: candidate.path) { return candidate }
-                directory.deleteLastPathComponent()
-            }
-        }
-        return nil
-    }()
+    /// The `passkeys` executable in the build products directory (see ``PasskeysExecutable``).
+    static var executable: URL? { PasskeysExecutable.url }
 
     struct Run {
         let status: Int32
