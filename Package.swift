@@ -165,6 +165,7 @@ let package = Package(
             name: "PasskeyClientTests",
             dependencies: [
                 "PasskeyClient",
+                "ProcessTestSupport",
                 "PasskeyTesting",
                 "WebAuthn",
                 "PasskeyServer",

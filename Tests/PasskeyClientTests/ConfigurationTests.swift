@@ -18,6 +18,24 @@ struct ConfigurationTests {
         #expect(configuration.storage == "com.example.app")
     }
 
+    @Test(
+        "against a development server on this machine the origin defaults to that server's own",
+        arguments: [
+            ("localhost", "http://localhost:8080", "http://localhost:8080"),
+            ("localhost", "http://127.0.0.1:9000", "http://localhost:9000"),
+            ("localhost", "https://localhost:8443", "https://localhost"),
+            ("example.com", "http://localhost:8080", "https://example.com"),
+        ]
+    )
+    func developmentServerOrigin(rpDomain: String, server: String, origin: String) throws {
+        let configuration = try PasskeyClientConfiguration(
+            rpDomain: rpDomain,
+            serverBaseURL: URL(string: server)!,
+            storage: "com.example.app"
+        )
+        #expect(configuration.origin == origin)
+    }
+
     static let invalidDomains: [(String, String)] = [
         ("", "is empty"), ("https://example.com", "without scheme"), ("example.com:443", "without scheme, port"),
         ("example.com/login", "without scheme, port or path"), ("Example.com", "lower case"),

@@ -14,7 +14,10 @@ public struct PasskeyClientConfiguration: Sendable, Hashable {
     /// The storage namespace: 1–64 of `A–Z a–z 0–9 . _ -`. On Apple platforms, the keychain access group;
     /// elsewhere, the name of the folder the SDK keeps its files in.
     public let storage: String
-    /// The origin the client reports in `clientDataJSON`. Native iOS apps present `https://<rpDomain>`, the default.
+    /// The origin the client reports in `clientDataJSON`. Native iOS apps present `https://<rpDomain>`, the default;
+    /// against a development server on this machine (rpDomain `localhost`, server `http://localhost:PORT` or
+    /// `http://127.0.0.1:PORT`) the default is that server's own origin, `http://localhost:PORT`, which a
+    /// `passkeys serve` started without configuration allows.
     public let origin: String
     /// How long one request to the server may take.
     public let requestTimeout: Duration
@@ -30,7 +33,7 @@ public struct PasskeyClientConfiguration: Sendable, Hashable {
         try Self.validateDomain(rpDomain)
         try Self.validateServerURL(serverBaseURL)
         try Self.validateNamespace(storage)
-        let origin = origin ?? "https://\(rpDomain)"
+        let origin = origin ?? Self.defaultOrigin(rpDomain: rpDomain, serverBaseURL: serverBaseURL)
         try Self.validateOrigin(origin)
         guard requestTimeout > .zero, requestTimeout <= .seconds(600) else {
             throw Self.invalid("requestTimeout", "must be more than 0 and at most 600 seconds")
@@ -40,6 +43,15 @@ public struct PasskeyClientConfiguration: Sendable, Hashable {
         self.storage = storage
         self.origin = origin
         self.requestTimeout = requestTimeout
+    }
+
+    /// `https://<rpDomain>`, or `http://localhost:PORT` for rpDomain `localhost` and a server on `http://localhost` or
+    /// `http://127.0.0.1`.
+    static func defaultOrigin(rpDomain: String, serverBaseURL: URL) -> String {
+        guard rpDomain == "localhost", serverBaseURL.scheme == "http",
+            serverBaseURL.host == "localhost" || serverBaseURL.host == "127.0.0.1"
+        else { return "https://\(rpDomain)" }
+        return "http://localhost" + (serverBaseURL.port.map { ":\($0)" } ?? "")
     }
 
     static func invalid(_ field: String, _ rule: String) -> PasskeyError {

@@ -5,23 +5,25 @@ import Testing
 
 @Suite("docs/sdk.md")
 struct LinuxExampleTests {
-    @Test("the Linux example enrolls, signs in, and signs in again from a new process's key store")
+    @Test(
+        "the Linux example enrolls, signs in, and signs in again from a new process's key store, against passkeys serve started as the README starts it"
+    )
     func linuxExample() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try await LiveServer.run { server in
+        try await ReadmeServer.run(in: folder.path) { server, apiKey in
             let path = folder.file("keys.json")
             let first = try await enrollAndSignIn(
-                server: server.baseURL,
-                apiKey: LiveServer.apiKey,
+                server: server,
+                apiKey: apiKey,
                 keyStorePath: path,
                 passphrase: "example passphrase"
             )
             #expect(first == "alice")
             // A second run (a restarted program) finds the passkey in the key store and only signs in.
             let second = try await enrollAndSignIn(
-                server: server.baseURL,
-                apiKey: LiveServer.apiKey,
+                server: server,
+                apiKey: apiKey,
                 keyStorePath: path,
                 passphrase: "example passphrase"
             )

@@ -38,7 +38,8 @@ enum LiveServer {
                 configuration: try PasskeyClientConfiguration(
                     rpDomain: "localhost",
                     serverBaseURL: baseURL,
-                    storage: "com.example.tests"
+                    storage: "com.example.tests",
+                    origin: "https://localhost"
                 ),
                 authenticator: authenticator,
                 transport: transport,
