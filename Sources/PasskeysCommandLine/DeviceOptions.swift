@@ -97,12 +97,16 @@ struct KeyStoreOptions: ParsableArguments {
         return "\(home)/.config/passkeys/keys.json"
     }
 
-    /// The passphrase, and a warning when the development default stands in for it.
+    /// The passphrase, and a warning when the development default stands in for it in a key store that does not
+    /// exist yet: said once, when the choice is made, not on every command that opens the store afterwards.
     func passphrase() -> (passphrase: String, warning: String?) {
         if let passphrase = DeviceEnvironment.value(DeviceEnvironment.passphrase) { return (passphrase, nil) }
+        guard !FileManager.default.fileExists(atPath: path) else {
+            return (DeviceEnvironment.developmentPassphrase, nil)
+        }
         return (
             DeviceEnvironment.developmentPassphrase,
-            "warning: PASSKEYS_KEY_STORE_PASSPHRASE is not set; the key store \(path) uses the development passphrase. Set it to protect the keys.\n"
+            "warning: PASSKEYS_KEY_STORE_PASSPHRASE is not set: a key store made at \(path) is protected only by the development passphrase. Set the variable before the first command to protect the keys with a passphrase of your own.\n"
         )
     }
 
@@ -169,8 +173,12 @@ enum DeviceFailure {
         case .relyingPartyMismatch:
             return
                 "Pass --origin with an origin the server allows (its webOrigins, or https://RPID when Apple apps are configured)."
+        case .keyStoreWrongPassphrase where DeviceEnvironment.value(DeviceEnvironment.passphrase) == nil:
+            return
+                "This key store was made with a passphrase of its own: set PASSKEYS_KEY_STORE_PASSPHRASE to it."
         case .keyStoreWrongPassphrase:
-            return "Set PASSKEYS_KEY_STORE_PASSPHRASE to the passphrase this key store was created with."
+            return
+                "If this key store was made while PASSKEYS_KEY_STORE_PASSPHRASE was not set, it uses the development passphrase: unset the variable to open it. Otherwise set the variable to the passphrase the key store was made with."
         case .keyStoreCorrupt, .keyStoreUnrecognized:
             return
                 "Restore \(context.keyStore ?? "the key store") from a backup, or choose another file with --key-store."

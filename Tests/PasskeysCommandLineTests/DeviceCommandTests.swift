@@ -171,7 +171,7 @@ struct DeviceCommandTests {
     }
 
     @Test(
-        "without PASSKEYS_KEY_STORE_PASSPHRASE the development passphrase is used, with a warning; another passphrase is refused"
+        "without PASSKEYS_KEY_STORE_PASSPHRASE the development passphrase is used, with a warning; another passphrase is refused, saying why"
     )
     func passphrase() async throws {
         try await Self.withServer { setup in
@@ -188,7 +188,11 @@ struct DeviceCommandTests {
             )
             #expect(wrong.exitCode == 1)
             #expect(wrong.standardError.contains("error: KEY_STORE_WRONG_PASSPHRASE"))
-            #expect(wrong.standardError.contains("what to do: Set PASSKEYS_KEY_STORE_PASSPHRASE"))
+            #expect(
+                wrong.standardError.contains(
+                    "what to do: If this key store was made while PASSKEYS_KEY_STORE_PASSPHRASE was not set, it uses the development passphrase: unset the variable"
+                )
+            )
         }
     }
 
@@ -279,5 +283,24 @@ struct DeviceCommandProcessTests {
         let missing = try await run(["keys", "delete", "AAAA"], passphrase: "process passphrase")
         #expect(missing.status == 1)
         #expect(missing.error.contains("error: PASSKEY_NOT_FOUND"))
+
+        // A key store made without the variable: the warning came when it was made; later commands are quiet, and
+        // setting the variable afterwards says what happened and what to do.
+        let developmentStore = EncryptedFileKeyStore(
+            path: path,
+            protection: .passphrase(DeviceEnvironment.developmentPassphrase)
+        )
+        try await developmentStore.update { _ in }
+        let quiet = try await run(["keys", "list"], passphrase: nil)
+        #expect(quiet.status == 0)
+        #expect(quiet.error.isEmpty, "\(quiet.error)")
+        let mismatched = try await run(["keys", "list"], passphrase: "chosen later")
+        #expect(mismatched.status == 1)
+        #expect(mismatched.error.contains("KEY_STORE_WRONG_PASSPHRASE"))
+        #expect(
+            mismatched.error.contains("made while PASSKEYS_KEY_STORE_PASSPHRASE was not set"),
+            "\(mismatched.error)"
+        )
+        #expect(mismatched.error.contains("unset the variable"))
     }
 }
