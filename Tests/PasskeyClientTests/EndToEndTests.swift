@@ -314,6 +314,31 @@ struct EndToEndTests {
         AuthenticationInput(sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken)
     }
 
+    @Test("an enrolment the server refuses leaves no key behind, so the next one is offered and can succeed")
+    func refusedEnrolmentRemovesItsKey() async throws {
+        try await LiveServer.run { server in
+            let authenticator = ScriptableAuthenticator()
+            // An origin the server does not allow: the options come, the key is made, the server refuses it.
+            let misconfigured = PasskeyClient(
+                configuration: try PasskeyClientConfiguration(
+                    rpDomain: "localhost",
+                    serverBaseURL: server.baseURL,
+                    storage: "com.example.tests",
+                    origin: "https://localhost:9999"
+                ),
+                authenticator: authenticator
+            )
+            let refused = await passkeyError { try await Self.enroll(misconfigured, server, userId: "ivy") }
+            #expect(refused?.serverCode == "ORIGIN_NOT_ALLOWED")
+            #expect(try await misconfigured.listCredentials().isEmpty)
+            #expect(try await misconfigured.shouldPromptToCreatePasskey(userId: "ivy"))
+
+            let client = try server.client(authenticator)
+            try await Self.enroll(client, server, userId: "ivy")
+            #expect(try await client.listCredentials().count == 1)
+        }
+    }
+
     @Test("server errors arrive as SDK codes with the server's code and request id")
     func serverErrors() async throws {
         try await LiveServer.run { server in

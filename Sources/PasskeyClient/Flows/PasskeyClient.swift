@@ -87,12 +87,23 @@ public struct PasskeyClient: PasskeyClientProtocol {
                 credential: local
             )
         }
-        let registered = try await api.completeRegistration(
-            registrationAttemptId: input.registrationAttemptId,
-            clientToken: input.clientToken,
-            credential: response,
-            name: input.credentialName
-        )
+        let registered: RegisteredCredential
+        do {
+            registered = try await api.completeRegistration(
+                registrationAttemptId: input.registrationAttemptId,
+                clientToken: input.clientToken,
+                credential: response,
+                name: input.credentialName
+            )
+        } catch {
+            // The server refused the passkey: the key just made would only stand in the way of the next enrolment
+            // (shouldPromptToCreatePasskey false, sign-in PASSKEY_NOT_FOUND). When the answer was lost on the way
+            // the server may hold it, so the key stays.
+            if ![.networkError, .timeout, .serverError].contains(error.code) {
+                try? await deleteCredential(id: response.id)
+            }
+            throw error
+        }
         let local = try? await getCredential(id: response.id)
         return EnrollmentResult(status: .enrolled, credentialId: response.id, registered: registered, credential: local)
     }
