@@ -12,11 +12,14 @@ struct ApproveCommand: ExecutableCommand {
         discussion: """
             LINK is the QR code's text or the deep link (https://…/approve#pkh_…), or the handoff token alone. \
             The command claims the handoff (the first claim wins), prints what is approved, then asks for the \
-            two digits the other device shows — from --code, or the first line of standard input — and, once the \
+            two digits the other device shows — from --code, or typed on standard input — and, once the \
             server confirms them, signs with the passkey of the key store. The other device then signs in.
 
-              passkeys approve 'http://localhost:8080/approve#pkh_…' --server http://localhost:8080 --code 42
+              passkeys approve 'http://localhost:8080/approve#pkh_…' --code 42
               echo 42 | passkeys approve pkh_… --server http://localhost:8080
+
+            --server defaults to the link's origin. Typed numbers are read a line at a time: after a wrong one \
+            the command asks again on the same claim, until the server's tries are used up.
 
             --reject says "not me": the handoff is rejected and the other device is told so. A session that \
             requires identity verification is decided through the server's simulated provider, with \
@@ -49,7 +52,8 @@ struct ApproveCommand: ExecutableCommand {
         var context = DeviceFailure.Context(server: device.server, keyStore: device.store.path)
         let (store, warning) = device.store.open()
         do throws(PasskeyError) {
-            let serverURL = try device.serverURL()
+            let serverURL = try device.serverURL(fallback: Self.origin(of: link))
+            context.server = serverURL.absoluteString
             let api = PasskeyClientAPI(serverBaseURL: serverURL)
             let token = AuthenticationInput.CrossPlatform.handoffToken(in: link)
             let handoff = try await api.resumeHandoff(handoffToken: token)
@@ -65,10 +69,15 @@ struct ApproveCommand: ExecutableCommand {
                     standardError: warning ?? ""
                 )
             }
-            environment.prompt(output + "Type the number the other device shows: ")
-            var number = code ?? ""
-            if code == nil { number = try Self.typedCode(environment) }
-            _ = try await api.confirmHandoff(handoff, verificationCode: number)
+            if let code {
+                _ = try await api.confirmHandoff(handoff, verificationCode: code)
+            } else {
+                // What is approved is shown with the question, once; a wrong number is asked again on this claim
+                // (the server counts the tries and ends the handoff after the last).
+                environment.prompt(output + "Type the number the other device shows: ")
+                output = ""
+                try await Self.confirmTypedNumber(handoff, api: api, environment: environment)
+            }
             output += "Number confirmed.\n"
             if handoff.requiresIdentityVerification {
                 let backend = PasskeyBackendAPI(serverBaseURL: serverURL, apiKey: try device.apiKey())
@@ -115,17 +124,37 @@ struct ApproveCommand: ExecutableCommand {
         }
     }
 
-    /// The first line of standard input, trimmed.
-    static func typedCode(_ environment: CommandEnvironment) throws(PasskeyError) -> String {
-        let bytes = (try? environment.readStandardInput()) ?? []
-        let line = String(decoding: bytes.prefix(64), as: UTF8.self).split(whereSeparator: \.isNewline).first ?? ""
-        let code = line.trimmingCharacters(in: .whitespaces)
-        guard !code.isEmpty else {
-            throw PasskeyError(
-                .invalidInput,
-                "No number was given: pass --code NN, or type the two digits the other device shows."
-            )
+    /// Reads the number and confirms it, asking again after a wrong one while standard input has lines.
+    static func confirmTypedNumber(
+        _ handoff: CrossPlatformHandoff,
+        api: PasskeyClientAPI,
+        environment: CommandEnvironment
+    ) async throws(PasskeyError) {
+        var mismatch: PasskeyError?
+        while true {
+            guard let line = environment.readLine() else {
+                throw mismatch
+                    ?? PasskeyError(
+                        .invalidInput,
+                        "No number was given: pass --code NN, or type the two digits the other device shows."
+                    )
+            }
+            let number = line.trimmingCharacters(in: .whitespaces)
+            do throws(PasskeyError) {
+                _ = try await api.confirmHandoff(handoff, verificationCode: number)
+                return
+            } catch where error.code == .handoffCodeMismatch {
+                mismatch = error
+                environment.prompt("\(error.message)\nType the number again: ")
+            }
         }
-        return code
+    }
+
+    /// `scheme://host[:port]` of a link given as an http(s) URL: the server that made it, by default.
+    static func origin(of link: String) -> String? {
+        guard let url = URL(string: link), let scheme = url.scheme, scheme == "https" || scheme == "http",
+            let host = url.host
+        else { return nil }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 public import Foundation
+import Synchronization
 import WebAuthn
 
 /// What a command produced: the text for standard output and standard error, and the exit code.
@@ -31,15 +32,20 @@ public struct CommandEnvironment: Sendable {
     public var now: @Sendable () -> Date
     /// Shows a question before standard input is read (on the terminal's standard error); nothing in tests.
     public var prompt: @Sendable (String) -> Void
+    /// The next line of standard input without its line break, as soon as it is typed; nil at its end.
+    public var readLine: @Sendable () -> String?
 
+    /// `readLine` defaults to the lines of what `readStandardInput` returns.
     public init(
         readStandardInput: @escaping @Sendable () throws -> [UInt8],
         now: @escaping @Sendable () -> Date = { Date() },
-        prompt: @escaping @Sendable (String) -> Void = { _ in }
+        prompt: @escaping @Sendable (String) -> Void = { _ in },
+        readLine: (@Sendable () -> String?)? = nil
     ) {
         self.readStandardInput = readStandardInput
         self.now = now
         self.prompt = prompt
+        self.readLine = readLine ?? InputLines(readStandardInput).next
     }
 
     /// An environment whose standard input holds `bytes`.
@@ -51,8 +57,31 @@ public struct CommandEnvironment: Sendable {
     public static let process = CommandEnvironment(
         readStandardInput: { Array(try FileHandle.standardInput.read(upToCount: InputFile.maximumSize + 1) ?? Data()) },
         now: { Date() },
-        prompt: { FileHandle.standardError.write(Data($0.utf8)) }
+        prompt: { FileHandle.standardError.write(Data($0.utf8)) },
+        readLine: { Swift.readLine(strippingNewline: true) }
     )
+}
+
+/// The lines of a standard input read whole (at most 64 of them, 64 bytes each), one at a time.
+private final class InputLines: Sendable {
+    private let lines: Mutex<[String]?> = Mutex(nil)
+    private let read: @Sendable () throws -> [UInt8]
+
+    init(_ read: @escaping @Sendable () throws -> [UInt8]) { self.read = read }
+
+    @Sendable func next() -> String? {
+        lines.withLock { lines in
+            if lines == nil {
+                let bytes = (try? read()) ?? []
+                lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).prefix(64)
+                    .map { String(decoding: $0.prefix(64), as: UTF8.self) }
+                if bytes.last == UInt8(ascii: "\n") || bytes.isEmpty { lines?.removeLast() }
+            }
+            guard let first = lines?.first else { return nil }
+            lines?.removeFirst()
+            return first
+        }
+    }
 }
 
 /// A leaf command: parsed options in, a ``CommandResult`` out, without printing or exiting.

@@ -21,8 +21,13 @@ enum DeviceEnvironment {
 
 /// The options of the commands that act as a device (`register`, `sign-in`).
 struct DeviceOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The passkey server's base URL, such as http://localhost:8080.", valueName: "url"))
-    var server: String
+    @Option(
+        help: ArgumentHelp(
+            "The passkey server's base URL, such as http://localhost:8080 (approve: by default the link's origin).",
+            valueName: "url"
+        )
+    )
+    var server: String?
 
     @Option(
         help: ArgumentHelp(
@@ -34,8 +39,17 @@ struct DeviceOptions: ParsableArguments {
 
     @OptionGroup var store: KeyStoreOptions
 
-    /// The server's URL, checked: https, or http for localhost.
-    func serverURL() throws(PasskeyError) -> URL { try Self.serverURL(server) }
+    /// The server's URL, checked: https, or http for localhost. Without --server, `fallback` (approve passes the
+    /// origin of the link it was given), else a usage error.
+    func serverURL(fallback: String? = nil) throws(PasskeyError) -> URL {
+        guard let server = server ?? fallback else {
+            throw PasskeyError(
+                .invalidInput,
+                "--server is required: the passkey server's base URL, such as http://localhost:8080."
+            )
+        }
+        return try Self.serverURL(server)
+    }
 
     /// `server` as a URL, checked: https, or http for localhost.
     static func serverURL(_ server: String) throws(PasskeyError) -> URL {
@@ -166,7 +180,7 @@ enum DeviceFailure {
             return "Start the sign-in again on the other device and approve its new QR code."
         case .handoffCodeMismatch:
             return
-                "Check the number on the other device and run the command again (the message says how many tries are left)."
+                "Check the number on the other device. This run holds the handoff, so another run cannot claim it: run without --code and type the number when asked (it asks again after a wrong one), or start the sign-in again on the other device."
         case .notFound:
             return context.user.map { "The server has no user '\($0)'; register one first with passkeys register." }
                 ?? "Check --server: it must be the passkey server's base URL."

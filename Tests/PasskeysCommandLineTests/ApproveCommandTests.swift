@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyClient
+import Synchronization
 import Testing
 
 @testable import PasskeysCommandLine
@@ -85,6 +86,59 @@ struct ApproveCommandTests {
             #expect(typed.exitCode == 0, "\(typed.standardError)")
             #expect(try await Self.status(setup, second) == "approved")
         }
+    }
+
+    @Test("a typed number is asked again on the same claim after a wrong one; what is approved is shown once")
+    func retypedNumber() async throws {
+        try await DeviceCommandTests.withServer { setup in
+            let (_, _, handoff) = try await Self.handoff(setup, user: "eve", transaction: "Pay 9 € to Ida")
+            let wrong = String(format: "%02d", (Int(handoff.verificationCode)! + 1) % 100)
+            let prompts = Mutex<[String]>([])
+            let environment = CommandEnvironment(
+                readStandardInput: { Array("\(wrong)\n\(handoff.verificationCode)\n".utf8) },
+                now: { testNow },
+                prompt: { text in prompts.withLock { $0.append(text) } }
+            )
+            let result = await DeviceEnvironment.$overrides.withValue(setup.environment) {
+                await PasskeysTool.run(["approve", handoff.handoffToken] + setup.device, environment: environment)
+            }
+            #expect(result.exitCode == 0, "\(result.standardError)")
+            #expect(try await Self.status(setup, handoff) == "approved")
+            let asked = prompts.withLock { $0 }
+            #expect(asked.count == 2)
+            #expect(asked.first?.contains("  approving    Pay 9 € to Ida\n") == true)
+            #expect(asked.last?.contains("Type the number again") == true)
+            #expect(
+                !result.standardOutput.contains("Claimed"),
+                "shown with the question already: \(result.standardOutput)"
+            )
+            #expect(result.standardOutput.contains("Number confirmed.\n"))
+
+            // With --code nothing is asked, and what is approved is printed once.
+            let (_, _, second) = try await Self.handoff(setup, user: "eve2", transaction: "Pay 3 € to Jo")
+            let silentEnvironment = CommandEnvironment(
+                readStandardInput: { [] },
+                now: { testNow },
+                prompt: { text in prompts.withLock { $0.append(text) } }
+            )
+            let coded = await DeviceEnvironment.$overrides.withValue(setup.environment) {
+                await PasskeysTool.run(
+                    ["approve", second.deepLink] + setup.device + ["--code", second.verificationCode],
+                    environment: silentEnvironment
+                )
+            }
+            #expect(coded.exitCode == 0, "\(coded.standardError)")
+            #expect(prompts.withLock { $0.count } == 2)
+            #expect(coded.standardOutput.components(separatedBy: "Claimed the sign-in").count == 2)
+        }
+    }
+
+    @Test("without --server the server is the link's origin; a bare token needs --server")
+    func serverFromTheLink() {
+        #expect(ApproveCommand.origin(of: "http://localhost:8080/approve#pkh_x") == "http://localhost:8080")
+        #expect(ApproveCommand.origin(of: "https://example.com/approve#pkh_x") == "https://example.com")
+        #expect(ApproveCommand.origin(of: "pkh_x") == nil)
+        #expect(ApproveCommand.origin(of: "myapp://approve#pkh_x") == nil)
     }
 
     @Test("--reject: the other device reads rejected")
