@@ -143,7 +143,7 @@ struct ApproveCommand: ExecutableCommand {
             do throws(PasskeyError) {
                 _ = try await api.confirmHandoff(handoff, verificationCode: number)
                 return
-            } catch where error.code == .handoffCodeMismatch {
+            } catch  where error.code == .handoffCodeMismatch {
                 mismatch = error
                 environment.prompt("\(error.message)\nType the number again: ")
             }
