@@ -160,6 +160,9 @@ enum DeviceFailure {
             return "Set PASSKEYS_API_KEY to one of the server's backend API keys."
         case .invalidOrExpiredSession, .challengeExpired, .challengeConsumed:
             return "Run the command again: each run starts a new session."
+        case .passkeyNotFound where context.server == nil:
+            return
+                "\(context.keyStore ?? "The key store") has no passkey with that id: passkeys keys list shows the ids it holds."
         case .passkeyNotFound:
             return
                 "Register a passkey on this device first: passkeys register --server \(server) --user \(context.user ?? "NAME")."

@@ -18,6 +18,8 @@ struct IdentityVerificationDecideCommand: ExecutableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decide",
         abstract: "Approve, decline or send to review an identity verification run, and print its status.",
+        usage:
+            "passkeys idv decide <run-id> (--approve | --decline | --review) [--face-match pass|fail] --server <url>",
         discussion: """
             Posts the decision with the backend API key in PASSKEYS_API_KEY \
             (POST /v1/identity-verification/runs/RUN_ID/decision). Only a server started with \

@@ -157,12 +157,18 @@ struct ServeCommand: ExecutableCommand {
             }
             // The banner once the address is bound: a busy port fails before anything says it serves.
             let announcement = banner
-            let application = PasskeyApplication.build(service: service, services: opened.services, logger: logger) {
+            let say: @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) }
+            let application = PasskeyApplication.build(
+                service: service,
+                services: opened.services + [ShutdownAnnouncement(announce: say)],
+                logger: logger
+            ) {
                 reservation?.release()
-                FileHandle.standardOutput.write(Data(announcement.utf8))
+                say(announcement)
             }
             try await application.runService()
             await opened.close()
+            say("passkeys stopped\n")
             return CommandResult(exitCode: CommandResult.success)
         } catch {
             await opened.close()

@@ -127,6 +127,8 @@ struct DeviceCommandTests {
             let missing = await setup.run(["keys", "delete", ids[0], "--key-store", setup.keyStore])
             #expect(missing.exitCode == 1)
             #expect(missing.standardError.contains("PASSKEY_NOT_FOUND"))
+            #expect(missing.standardError.contains("passkeys keys list shows the ids it holds"))
+            #expect(!missing.standardError.contains("Register a passkey"))
         }
     }
 

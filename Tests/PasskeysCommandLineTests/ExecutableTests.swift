@@ -84,7 +84,7 @@ struct ExecutableTests {
         #expect(inspect.standardOutput.contains("webauthn.create"))
     }
 
-    @Test("serve --port 0 listens on a port the system chose, names it first, and holds it")
+    @Test("serve --port 0 listens on a port the system chose, names it first, and holds it; SIGTERM is answered")
     func servesOnAPortItChose() async throws {
         let executable = try #require(Self.executable, "the passkeys executable is not built")
         let apiKey = "pk_port_zero_test_0123456789abcdef"
@@ -114,5 +114,9 @@ struct ExecutableTests {
 
         await server.stop()
         #expect(server.terminationStatus == 0, "\(server.standardError)")
+        // SIGTERM is answered: the server says it is stopping, and then that it has stopped.
+        #expect(
+            server.standardOutput.hasSuffix("passkeys stopping: finishing the requests in progress\npasskeys stopped\n")
+        )
     }
 }

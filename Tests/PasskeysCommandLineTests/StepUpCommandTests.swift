@@ -53,6 +53,8 @@ struct StepUpCommandUsageTests {
         await expectUsage(["idv", "decide", "--approve"] + server, mentioning: "run-id")
         await expectUsage(["idv", "decide", "idv_1", "--approve"], mentioning: "--server")
         await expectUsage(["idv"], mentioning: "Missing subcommand")
+        // The usage line offers one decision of three, not all three.
+        await expectUsage(["idv", "decide", "idv_1"] + server, mentioning: "(--approve | --decline | --review)")
 
         let noKey = await DeviceEnvironment.$overrides.withValue([:]) {
             await passkeys(["idv", "decide", "idv_1", "--review", "--face-match", "fail"] + server)
