@@ -44,6 +44,8 @@ struct RegisterCommand: ExecutableCommand {
     )
     var credentialName: String?
 
+    @OptionGroup var save: SaveOption
+
     func execute(in environment: CommandEnvironment) async -> CommandResult {
         let context = DeviceFailure.Context(server: device.server, user: user, keyStore: device.store.path)
         let (store, warning) = device.store.open()
@@ -73,7 +75,7 @@ struct RegisterCommand: ExecutableCommand {
                 clientToken: attempt.clientToken,
                 credential: response
             )
-            let output = """
+            var output = """
                 Registered a passkey for \(user) on \(options.rp.id ?? serverURL.host ?? "the server").
                   credential  \(registered.credentialId)
                   name        \(registered.name)
@@ -81,6 +83,17 @@ struct RegisterCommand: ExecutableCommand {
                   key store   \(store.path)
 
                 """
+            if save.directory != nil {
+                _ = try save.write(options, as: "registration-options.json")
+                let saved = try save.write(response, as: "registration.json")
+                output += """
+                    Saved registration-options.json and registration.json in \(save.directory ?? ""). Try:
+                      passkeys inspect \(saved)
+                      passkeys verify registration --response \(saved) --challenge \(options.challenge) \
+                        --origin \(device.effectiveOrigin(serverURL)) --rp-id \(options.rp.id ?? serverURL.host ?? "RPID")
+
+                    """
+            }
             return CommandResult(exitCode: CommandResult.success, standardOutput: output, standardError: warning ?? "")
         } catch {
             return DeviceFailure.result(error, warning: warning, context: context)

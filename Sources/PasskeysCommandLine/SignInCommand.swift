@@ -29,6 +29,8 @@ struct SignInCommand: ExecutableCommand {
 
     @OptionGroup var device: DeviceOptions
 
+    @OptionGroup var save: SaveOption
+
     @Option(
         help: ArgumentHelp("The user name; leave out for usernameless sign-in.", valueName: "name")
     )
@@ -112,6 +114,16 @@ struct SignInCommand: ExecutableCommand {
             }
             if let signed = result.transaction { output += "  transaction    \(signed.text)\n" }
             output += "  session        \(session.biometricPasskeySessionId)\n"
+            if save.directory != nil {
+                _ = try save.write(request.publicKey, as: "authentication-options.json")
+                let saved = try save.write(response, as: "authentication.json")
+                output += """
+                    Saved authentication-options.json and authentication.json in \(save.directory ?? ""). Try:
+                      passkeys inspect \(saved)
+                    (passkeys verify authentication takes the passkey's public key, which inspect shows in its registration)
+
+                    """
+            }
             return CommandResult(exitCode: CommandResult.success, standardOutput: output, standardError: warning ?? "")
         } catch {
             return DeviceFailure.result(error, warning: warning, context: context)

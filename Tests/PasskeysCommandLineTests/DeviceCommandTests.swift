@@ -172,6 +172,32 @@ struct DeviceCommandTests {
         }
     }
 
+    @Test("--save keeps the options and the response, and the verify command it prints verifies them")
+    func saved() async throws {
+        try await Self.withServer { setup in
+            let folder = URL(fileURLWithPath: setup.keyStore).deletingLastPathComponent().appendingPathComponent(
+                "saved"
+            )
+            let registered = await setup.run(["register"] + setup.device + ["--user", "hal", "--save", folder.path])
+            #expect(registered.exitCode == 0, "\(registered.standardError)")
+            let lines = registered.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            let verify = try #require(lines.firstIndex { $0.hasPrefix("passkeys verify registration") })
+            let command = lines[verify].split(separator: " ").map(String.init)
+            let verified = await passkeys(Array(command.dropFirst()))
+            #expect(verified.exitCode == 0, "\(verified.standardOutput)\(verified.standardError)")
+            let inspected = await passkeys(["inspect", folder.appendingPathComponent("registration.json").path])
+            #expect(inspected.standardOutput.contains("webauthn.create"))
+
+            let signedIn = await setup.run(["sign-in"] + setup.device + ["--user", "hal", "--save", folder.path])
+            #expect(signedIn.exitCode == 0, "\(signedIn.standardError)")
+            for name in ["registration-options.json", "authentication-options.json", "authentication.json"] {
+                #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path), "\(name)")
+            }
+            let inspectedSignIn = await passkeys(["inspect", folder.appendingPathComponent("authentication.json").path])
+            #expect(inspectedSignIn.standardOutput.contains("webauthn.get"))
+        }
+    }
+
     @Test(
         "without PASSKEYS_KEY_STORE_PASSPHRASE the development passphrase is used, with a warning; another passphrase is refused, saying why"
     )
