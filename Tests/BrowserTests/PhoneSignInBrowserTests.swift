@@ -217,12 +217,13 @@ struct PhoneSignInBrowserTests {
                 try await phone.goto(shown.link)
                 try await phone.waitFor(selector: "#approve-form")
                 #expect(try await phone.url() == server.baseURL + "/approve", "the token left the address")
-                try await desktop.waitFor(text: "Check the number on your phone", in: "#phone-status")
 
+                // The first press claims the handoff: the first tab sees it.
                 let wrong = String(format: "%02d", (Int(shown.code)! + 1) % 100)
                 try await phone.fill("#approve-code", wrong)
                 try await phone.click("#approve-form button[type=submit]")
                 try await phone.waitFor(text: "2 more tries", in: "#approve-status")
+                try await desktop.waitFor(text: "Check the number on your phone", in: "#phone-status")
 
                 try await phone.fill("#approve-code", shown.code)
                 try await phone.click("#approve-form button[type=submit]")

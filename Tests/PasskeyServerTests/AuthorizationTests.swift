@@ -57,7 +57,7 @@ struct AuthorizationTests {
     @Test func everyClientRouteNeedsAToken() async throws {
         let server = try TestServer()
         let routes = PasskeyRoutes.table(server.service).filter { $0.access == .client }
-        #expect(routes.count == 11)
+        #expect(routes.count == 12)
         try await server.withAPI { api in
             for route in routes {
                 for token in [nil, "pkc_unknown", TestServer.apiKey] {

@@ -166,9 +166,11 @@ struct RobustnessTests {
                 stepUp.clientToken, false
             ),
             (.post, "/v1/authentications/\(handedOff.biometricPasskeySessionId)/handoff", key, false),
+            (.post, "/v1/client/cross-platform/preview", "", true),
             (.post, "/v1/client/cross-platform/resume", "", true),
             (.post, "\(crossPlatform)/confirm", resumed.clientToken, true),
             (.post, "\(crossPlatform)/reject", resumed.clientToken, false),
+            (.post, "\(crossPlatform)/cancel", handoff.pollToken, false),
             (
                 .post, "/biometric-passkey/mobile/cross-platform/\(resumed.crossPlatformSessionId)/idv/start",
                 resumed.clientToken, false

@@ -36,9 +36,11 @@ struct RoutingTests {
         "GET /.well-known/assetlinks.json",
         "GET /.well-known/webauthn",
         "POST /v1/authentications/{biometricPasskeySessionId}/handoff",
+        "POST /v1/client/cross-platform/preview",
         "POST /v1/client/cross-platform/resume",
         "POST /v1/client/cross-platform/{crossPlatformSessionId}/confirm",
         "POST /v1/client/cross-platform/{crossPlatformSessionId}/reject",
+        "POST /v1/client/cross-platform/{crossPlatformSessionId}/cancel",
         "GET /v1/client/cross-platform/{crossPlatformSessionId}/status",
         "GET /v1/client/cross-platform/{crossPlatformSessionId}/events",
         "POST /biometric-passkey/mobile/cross-platform/{crossPlatformSessionId}/idv/start",
@@ -54,7 +56,8 @@ struct RoutingTests {
     /// Open routes whose body or signature is the credential (the vendor's webhook: WebhookProviderTests; the
     /// phone's claim of a handoff token: CrossDeviceTests; a recovery's new device: RecoveryErrorTests).
     static let openWithCredentialInBody: Set<String> = [
-        "/v1/identity-verification/webhook", "/v1/client/cross-platform/resume",
+        "/v1/identity-verification/webhook", "/v1/client/cross-platform/preview",
+        "/v1/client/cross-platform/resume",
         "/v1/client/recoveries/{recoveryAttemptId}/registration", "/v1/client/recoveries/{recoveryAttemptId}/complete",
     ]
 

@@ -121,6 +121,8 @@ extension ServerConfiguration {
             ("requestBodyTimeoutSeconds", limits.requestBodyTimeoutSeconds, 3_600),
             ("maxConnections", limits.maxConnections, 1_000_000),
             ("maxEventStreams", limits.maxEventStreams, 1_000_000),
+            ("maxEventStreamsPerHandoff", limits.maxEventStreamsPerHandoff, 1_000),
+            ("maxEventStreamsPerClient", limits.maxEventStreamsPerClient, 1_000_000),
         ]
         for (name, value, maximum) in rates where !(1...maximum).contains(value) {
             throw ConfigurationError(field: "limits.\(name)", "must be 1 to \(maximum)")

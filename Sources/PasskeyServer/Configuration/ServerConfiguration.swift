@@ -149,9 +149,13 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         /// The most connections open at once; further clients wait in the listen queue. At start it is lowered to
         /// what the process's file-descriptor limit leaves room for (see ``ConnectionLimits``).
         public var maxConnections = 10_000
-        /// The most handoff status streams (`…/events`) open at once in a process; a stream past it ends after its
-        /// first event, and its client polls `…/status` instead.
+        /// The most handoff status streams (`…/events`) open at once in a process; a stream past it, or past one of
+        /// the two limits below, is refused with 429 `RATE_LIMITED`, and its client polls `…/status` instead.
         public var maxEventStreams = 1000
+        /// The most status streams one handoff (one poll token) holds open at once in a process: a page and its reload.
+        public var maxEventStreamsPerHandoff = 2
+        /// The most status streams one client address holds open at once in a process.
+        public var maxEventStreamsPerClient = 20
         public init() {}
     }
 

@@ -5,7 +5,7 @@ extension APIError {
     static let crossDevice: [Code] = [
         "HANDOFF_ALREADY_CREATED", "HANDOFF_TOO_LATE", "HANDOFF_TOKEN_INVALID", "HANDOFF_ALREADY_CLAIMED",
         "HANDOFF_EXPIRED", "HANDOFF_CODE_MISMATCH", "HANDOFF_NOT_CONFIRMED", "HANDOFF_REJECTED",
-        "HANDOFF_ALREADY_APPROVED", "HANDOFF_NOT_AVAILABLE",
+        "HANDOFF_ALREADY_APPROVED", "HANDOFF_NOT_AVAILABLE", "HANDOFF_CANCELLED",
     ]
     static let handoffAlreadyCreated = Self(
         "HANDOFF_ALREADY_CREATED",
@@ -56,6 +56,35 @@ extension APIError {
         .conflict,
         "This handoff was approved already; it can no longer be rejected. Sign out on the other device if that was not you."
     )
+    static let handoffCancelTooLate = Self(
+        "HANDOFF_ALREADY_APPROVED",
+        .conflict,
+        "This handoff was approved on the phone already; it can no longer be cancelled. Sign out if the sign-in was not wanted."
+    )
+    static let handoffCancelled = Self(
+        "HANDOFF_CANCELLED",
+        .gone,
+        "This sign-in was cancelled on the device that started it; nothing can be approved with it. Start again on that device if you still want to sign in."
+    )
+    /// The `Retry-After` of ``eventStreamRefused(_:_:)``, in seconds: a stream whose client went away is noticed at
+    /// its next heartbeat, at most this long after.
+    static let eventStreamRetryAfterSeconds = 15
+    /// A handoff status stream past one of its limits, named; the client polls the status instead.
+    static func eventStreamRefused(_ limit: EventStreamGate.Limit, _ limits: ServerConfiguration.Limits) -> Self {
+        let (scope, value) =
+            switch limit {
+            case .perHandoff: ("for this handoff", limits.maxEventStreamsPerHandoff)
+            case .perClient: ("from this address", limits.maxEventStreamsPerClient)
+            case .total: ("on this server", limits.maxEventStreams)
+            }
+        return Self(
+            "RATE_LIMITED",
+            .tooManyRequests,
+            "Too many status streams are open \(scope) (limits.\(limit.rawValue), \(value)). Poll GET /v1/client/cross-platform/{crossPlatformSessionId}/status every few seconds instead, or open the stream again after \(eventStreamRetryAfterSeconds) seconds.",
+            retryable: true,
+            headers: [.retryAfter: "\(eventStreamRetryAfterSeconds)"]
+        )
+    }
     static let handoffNotAvailable = Self(
         "HANDOFF_NOT_AVAILABLE",
         .badRequest,

@@ -56,7 +56,7 @@ extension APIError {
         "CHALLENGE_MISMATCH", "RESULT_ALREADY_REDEEMED", "INVALID_RESULT_TOKEN", "AUTHENTICATION_NOT_COMPLETED",
         "CREDENTIAL_NOT_FOUND", "CREDENTIAL_USE_CONFLICT", "CREDENTIAL_INACTIVE", "CREDENTIAL_ALREADY_REGISTERED",
         "MAX_CREDENTIALS_REACHED", "CREDENTIAL_NAME_DUPLICATE", "CREDENTIAL_NAME_INVALID", "CREDENTIAL_NAME_HTML",
-        "NO_ACTIVE_CREDENTIALS", "STEP_UP_CREDENTIAL_USER_MISMATCH",
+        "NO_ACTIVE_CREDENTIALS", "STEP_UP_CREDENTIAL_USER_MISMATCH", "TRANSACTION_TEXT_INVALID",
     ]
 }
 
@@ -171,6 +171,10 @@ extension APIError {
         .forbidden,
         "The passkey used belongs to another user than this session's."
     )
+    /// A step-up's transaction text the person could not read as it is signed; `message` names what and where.
+    static func transactionTextInvalid(_ message: String) -> Self {
+        Self("TRANSACTION_TEXT_INVALID", .badRequest, message)
+    }
 }
 
 // The web pages' own refusals.

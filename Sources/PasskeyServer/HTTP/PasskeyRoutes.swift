@@ -243,6 +243,11 @@ public enum PasskeyRoutes {
     static func crossDevice(_ s: PasskeyService) -> [Route] {
         [
             // The phone has no token yet: the handoff token in the body is its credential.
+            Route(.post, "/v1/client/cross-platform/preview", .open) { request, _, call in
+                JSONBody.response(
+                    try await s.previewHandoff(try await call.body(ResumeHandoffRequest.self, request), by: call.caller)
+                )
+            },
             Route(.post, "/v1/client/cross-platform/resume", .open) { request, _, call in
                 JSONBody.response(
                     try await s.resumeHandoff(try await call.body(ResumeHandoffRequest.self, request), by: call.caller)
@@ -271,6 +276,15 @@ public enum PasskeyRoutes {
                     )
                 )
             },
+            Route(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/cancel", .client) { _, _, call in
+                JSONBody.response(
+                    try await s.cancelHandoff(
+                        id: try call.parameter("crossPlatformSessionId"),
+                        pollToken: call.bearerToken,
+                        by: call.caller
+                    )
+                )
+            },
             Route(.get, "/v1/client/cross-platform/{crossPlatformSessionId}/status", .client) { _, _, call in
                 JSONBody.response(
                     try await s.handoffStatus(
@@ -280,7 +294,11 @@ public enum PasskeyRoutes {
                 )
             },
             Route(.get, "/v1/client/cross-platform/{crossPlatformSessionId}/events", .client) { _, _, call in
-                try await s.handoffEvents(id: try call.parameter("crossPlatformSessionId"), pollToken: call.bearerToken)
+                try await s.handoffEvents(
+                    id: try call.parameter("crossPlatformSessionId"),
+                    pollToken: call.bearerToken,
+                    by: call.caller
+                )
             },
             Route(.post, "/biometric-passkey/mobile/cross-platform/{crossPlatformSessionId}/idv/start", .client) {
                 _,

@@ -14,6 +14,8 @@ public struct CrossPlatformSessionRecord: Sendable, Hashable {
         case confirmed
         /// The person said "not me", or typed a wrong code too often.
         case rejected
+        /// The first device called the handoff off.
+        case cancelled
     }
 
     /// Public id, `xps_…`.

@@ -231,6 +231,39 @@ extension StoreConformance {
             try require(stored?.status == .rejected, "the third wrong code must reject the session")
             try require(stored?.codeFailures == 3, "no failure is counted after the rejection")
         },
+        StoreConformanceCheck("a handoff cancelled from any open status reads cancelled, and no one claims it then") {
+            store in
+            let (_, session) = try await Fixture.handoff(in: store)
+            let cancelled = try await store.updateCrossPlatformSession(
+                id: session.id,
+                from: [.pending, .claimed, .confirmed],
+                to: .cancelled,
+                at: Fixture.now + 1
+            )
+            try require(
+                cancelled?.status == .cancelled,
+                "a pending session must be cancelled: \(String(describing: cancelled))"
+            )
+            try require(
+                try await store.crossPlatformSession(id: session.id)?.status == .cancelled,
+                "it must read back cancelled"
+            )
+            let claimed = try await store.claimCrossPlatformSession(
+                handoffTokenHash: session.handoffTokenHash,
+                clientTokenHash: Fixture.bytes(),
+                at: Fixture.now + 2
+            )
+            try require(claimed == nil, "a cancelled session must not be claimed")
+            try require(
+                try await store.updateCrossPlatformSession(
+                    id: session.id,
+                    from: [.pending, .claimed, .confirmed],
+                    to: .cancelled,
+                    at: Fixture.now + 3
+                ) == nil,
+                "a cancelled session is no longer open"
+            )
+        },
         StoreConformanceCheck("a handoff goes with its flow's user") { store in
             let (flow, session) = try await Fixture.handoff(in: store)
             guard let userID = flow.userID else { return }

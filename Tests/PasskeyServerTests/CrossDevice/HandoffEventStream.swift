@@ -8,12 +8,37 @@ final class HandoffEventStream: @unchecked Sendable {
     private var pending = ""
     private var closed = false
 
-    init(port: Int, handoff: Handoff, receiveTimeout: Duration = .seconds(5)) throws {
+    /// - Parameter headers: more request header lines, such as `X-Forwarded-For: 203.0.113.7`.
+    init(port: Int, handoff: Handoff, receiveTimeout: Duration = .seconds(5), headers: [String] = []) throws {
         connection = try RawConnection(port: port, receiveTimeout: receiveTimeout)
         try connection.send(
             "GET /v1/client/cross-platform/\(handoff.crossPlatformSessionId)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Authorization: Bearer \(handoff.pollToken)\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n"
+                + "Authorization: Bearer \(handoff.pollToken)\r\nAccept: text/event-stream\r\nConnection: close\r\n"
+                + headers.map { $0 + "\r\n" }.joined() + "\r\n"
         )
+    }
+
+    /// Everything the server sends until it closes the connection (head and body), for a refused stream.
+    func refusal() async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        var text = ""
+                        while true {
+                            switch self.connection.receive() {
+                            case .data(let bytes): text += String(decoding: bytes, as: UTF8.self)
+                            case .closed: return text
+                            case .nothing:
+                                throw RawConnection.Failure(
+                                    description: "the server neither refused nor closed: \(text)"
+                                )
+                            }
+                        }
+                    }
+                )
+            }.start()
+        }
     }
 
     /// The next event's status, or nil when the server ended the stream; throws when nothing came in time.

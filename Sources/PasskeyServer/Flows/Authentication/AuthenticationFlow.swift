@@ -310,11 +310,14 @@ extension PasskeyService {
         }
         let state = try decodePayload(AuthenticationState.self, from: flow)
         guard let result = state.result else { throw APIError.unexpected }
-        if let handoff = state.crossPlatformSessionId,
-            try await storage({ try await store.crossPlatformSession(id: handoff) })?.status == .rejected
-        {
-            // Rejected on the phone while it was completing: the approval does not count.
-            throw APIError.handoffRejected
+        if let handoff = state.crossPlatformSessionId {
+            // Rejected on the phone, or cancelled on the first device, while the phone was completing: the approval
+            // does not count.
+            switch try await storage({ try await store.crossPlatformSession(id: handoff) })?.status {
+            case .rejected: throw APIError.handoffRejected
+            case .cancelled: throw APIError.handoffCancelled
+            default: break
+            }
         }
         // Checked after the result is spent: a revocation that committed before this point (a recovery's finalize, an
         // operator) voids it, one after it came after the sign-in.

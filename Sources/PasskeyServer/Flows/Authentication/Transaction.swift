@@ -12,20 +12,18 @@ struct Transaction: Codable, Sendable, Equatable {
 
     static let maximumLength = 1000
 
-    /// Checks and normalises the text: 1 to 1,000 Unicode scalars after NFC, no control characters but newline,
-    /// no direction overrides (which make text display in another order than it is signed).
+    /// Checks and normalises the text: 1 to 1,000 Unicode scalars after NFC, not only white space, and what
+    /// ``TransactionText`` allows (no character the person would not see as it is signed; few lines).
     init(text raw: String) throws(APIError) {
         let text = raw.precomposedStringWithCanonicalMapping
         guard (1...Self.maximumLength).contains(text.unicodeScalars.count),
-            !text.unicodeScalars.contains(where: {
-                ($0.properties.generalCategory == .control && $0 != "\n") || $0.isBidiControl
-            }),
             !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         else {
-            throw APIError.invalidRequest(
-                "transaction.text must be 1 to \(Self.maximumLength) characters of text: no control characters but newline, no direction overrides."
+            throw APIError.transactionTextInvalid(
+                "transaction.text must be 1 to \(Self.maximumLength) characters (Unicode scalars) of text, not only white space."
             )
         }
+        try TransactionText.check(text)
         self.text = text
         self.digest = Base64URL.encode(Self.digest(of: text))
     }

@@ -35,16 +35,29 @@ struct ResumeHandoffResponse: Encodable, Sendable {
     let expiresAt: Date
 }
 
+/// `POST /v1/client/cross-platform/preview`: what an unclaimed handoff asks, and nothing that drives it.
+struct HandoffPreviewResponse: Encodable, Sendable {
+    /// `standard` or `stepUp`.
+    let mode: String
+    let action: String?
+    let transaction: Transaction?
+    /// `required` when the phone must verify the person's identity before signing.
+    let identityVerification: String?
+    /// Until when the handoff may be claimed.
+    let expiresAt: Date
+}
+
 /// `POST /v1/client/cross-platform/{id}/confirm`
 struct ConfirmHandoffRequest: Decodable, Sendable {
     let verificationCode: String
 }
 
-/// What a handoff's status reads: `pending`, `claimed`, `confirmed`, `approved`, `rejected` or `expired`.
+/// What a handoff's status reads: `pending`, `claimed`, `confirmed`, `approved`, `rejected`, `cancelled` or
+/// `expired`.
 struct HandoffStatusResponse: Encodable, Sendable, Equatable {
     let status: String
     let expiresAt: Date
 
     /// Whether the status can no longer change.
-    var isFinal: Bool { ["approved", "rejected", "expired"].contains(status) }
+    var isFinal: Bool { ["approved", "rejected", "cancelled", "expired"].contains(status) }
 }

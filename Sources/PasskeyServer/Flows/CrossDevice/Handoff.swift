@@ -73,23 +73,29 @@ extension PasskeyService {
 
     /// `GET /v1/client/cross-platform/{id}/status`, with the poll token.
     func handoffStatus(id: String, pollToken: String?) async throws(APIError) -> HandoffStatusResponse {
-        guard let pollToken, let session = try await storage({ try await store.crossPlatformSession(id: id) }),
-            Secrets.constantTimeEqual(session.pollTokenHash, Secrets.hash(pollToken))
-        else { throw APIError.unauthenticated }
+        let session = try await authorizeHandoffPoll(id: id, token: pollToken)
         let flow = try await storage { try await store.flow(id: session.flowID) }
         return Self.status(of: session, flow: flow, at: now())
     }
 
+    /// The handoff the first device's poll token follows (status, events, cancel); 401 for anything else, alike.
+    func authorizeHandoffPoll(id: String, token: String?) async throws(APIError) -> CrossPlatformSessionRecord {
+        guard let token, let session = try await storage({ try await store.crossPlatformSession(id: id) }),
+            Secrets.constantTimeEqual(session.pollTokenHash, Secrets.hash(token))
+        else { throw APIError.unauthenticated }
+        return session
+    }
+
     /// A handoff's status as the first device sees it. Approval is the completion of the session's flow; a
-    /// rejection wins over it (a rejected handoff is never redeemed).
+    /// rejection or a cancellation wins over it (such a handoff is never redeemed).
     static func status(
         of session: CrossPlatformSessionRecord,
         flow: FlowRecord?,
         at time: Date
     ) -> HandoffStatusResponse {
         let status: String
-        if session.status == .rejected {
-            status = "rejected"
+        if session.status == .rejected || session.status == .cancelled {
+            status = session.status.rawValue
         } else if let flow, flow.status == .completed || flow.status == .redeemed {
             status = "approved"
         } else if session.status == .pending ? session.handoffExpiresAt <= time : session.expiresAt <= time {

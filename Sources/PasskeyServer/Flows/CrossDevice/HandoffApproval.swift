@@ -28,7 +28,11 @@ extension PasskeyService {
         else {
             guard let session = try await storage({ try await store.crossPlatformSession(handoffTokenHash: tokenHash) })
             else { throw APIError.handoffTokenInvalid }
-            throw session.status == .pending ? APIError.handoffExpired : APIError.handoffAlreadyClaimed
+            switch session.status {
+            case .pending: throw APIError.handoffExpired
+            case .cancelled: throw APIError.handoffCancelled
+            case .claimed, .confirmed, .rejected: throw APIError.handoffAlreadyClaimed
+            }
         }
         await releaseAttempt(limit)
         guard let flow = try await storage({ try await store.flow(id: session.flowID) }) else {
@@ -167,9 +171,10 @@ extension PasskeyService {
         return session
     }
 
-    /// Refuses a handoff that was rejected or has expired.
-    private static func refuseClosed(_ session: CrossPlatformSessionRecord, at time: Date) throws(APIError) {
+    /// Refuses a handoff that was rejected, cancelled or has expired.
+    static func refuseClosed(_ session: CrossPlatformSessionRecord, at time: Date) throws(APIError) {
         if session.status == .rejected { throw APIError.handoffRejected }
+        if session.status == .cancelled { throw APIError.handoffCancelled }
         if session.expiresAt <= time { throw APIError.handoffExpired }
     }
 

@@ -3,28 +3,29 @@ import Hummingbird
 import ServiceLifecycle
 
 /// `GET /v1/client/cross-platform/{id}/events`: a handoff's status as server-sent events — one `status` event now and
-/// one for each change, ending after a final status (`approved`, `rejected`, `expired`), with a comment line as a
-/// heartbeat every 15 seconds. The status lives in the store, so a change made by another server process is seen:
-/// the store is read every half second. Past `limits.maxEventStreams` open streams, a stream ends after its first
-/// event (the client polls `…/status`).
+/// one for each change, ending after a final status (`approved`, `rejected`, `cancelled`, `expired`), with a comment
+/// line as a heartbeat every 15 seconds. The status lives in the store, so a change made by another server process is seen:
+/// the store is read every half second. A stream past its limits — open streams in the process, per handoff and per
+/// client address (``EventStreamGate``) — is refused with 429 `RATE_LIMITED` before it starts: the client polls
+/// `…/status`.
 extension PasskeyService {
     static let handoffPollInterval = Duration.milliseconds(500)
     static let handoffHeartbeat = Duration.seconds(15)
 
-    func handoffEvents(id: String, pollToken: String?) async throws(APIError) -> Response {
+    func handoffEvents(id: String, pollToken: String?, by caller: Caller) async throws(APIError) -> Response {
         let first = try await handoffStatus(id: id, pollToken: pollToken)
-        let gate = eventStreams
-        let limit = configuration.limits.maxEventStreams
+        let limits = configuration.limits
+        let place: EventStreamGate.Place
+        switch eventStreams.enter(handoff: id, client: caller.clientIP ?? "unknown", limits: limits) {
+        case .success(let taken): place = taken
+        case .failure(let refusal): throw APIError.eventStreamRefused(refusal.limit, limits)
+        }
         let body = ResponseBody { writer in
+            defer { place.leave() }
             var status = first
             // Heartbeats go by the clock, not by polls counted: on a busy server a poll takes longer than its interval.
             var lastWrite = ContinuousClock.now
             try await writer.write(Self.event(status))
-            guard gate.enter(limit: limit) else {
-                try await writer.write(ByteBuffer(string: ": too many streams open; poll the status instead\n\n"))
-                return try await writer.finish(nil)
-            }
-            defer { gate.leave() }
             // A server shutting down ends the stream; the page falls back to polling, or reconnects.
             while !status.isFinal, !Task.isShuttingDownGracefully {
                 try await Task.sleep(for: Self.handoffPollInterval)

@@ -61,6 +61,7 @@ const PasskeyMessages = Object.freeze({
   HANDOFF_NOT_CONFIRMED: "Confirm the number shown on the other screen first.",
   HANDOFF_REJECTED: "This sign-in was refused on the phone. Start again if you want to sign in.",
   HANDOFF_ALREADY_APPROVED: "This sign-in was approved already.",
+  HANDOFF_CANCELLED: "This sign-in was cancelled on the other screen. Start again there if you still want to sign in.",
   // Account recovery on a new device.
   RECOVERY_NOT_SUPPORTED: "Account recovery is not available here. Contact support to get back into your account.",
   RECOVERY_RATE_LIMITED: "Too many recoveries were started for this account. Wait, then ask for a new recovery link.",

@@ -2,7 +2,8 @@
 // The demo's "Sign in with your phone": the server hands this browser's sign-in off to a phone and answers with a
 // QR code, a number and a poll token. The page shows them, follows the handoff's status — server-sent events read
 // with fetch (EventSource cannot send the poll token), else polling every 2 s — and once the phone approved,
-// redeems the sign-in with the poll token, which signs this browser in.
+// redeems the sign-in with the poll token, which signs this browser in. "Cancel" calls the handoff off with the same
+// token: the phone can then no longer approve it.
 (() => {
   const button = document.getElementById("sign-in-phone");
   const panel = document.getElementById("phone");
@@ -14,7 +15,10 @@
   const link = document.getElementById("phone-link");
   const shown = document.getElementById("phone-handoff");
   const copy = document.getElementById("phone-copy");
+  const cancel = document.getElementById("phone-cancel");
   let watching = null;
+  // The handoff shown, until it ends.
+  let current = null;
 
   const texts = {
     pending: ["info", "Scan the QR code with the phone that has your passkey, or open the link on it."],
@@ -23,8 +27,9 @@
     approved: ["ok", "Approved on your phone. Signing you in…"],
     rejected: ["error", "Refused on the phone: nothing was signed in. Get a new code to try again."],
     expired: ["error", "This code has expired. Get a new code to try again."],
+    cancelled: ["info", "Cancelled: nothing was signed in, and the phone can no longer approve it. Get a new code to try again."],
   };
-  const isFinal = (name) => name === "approved" || name === "rejected" || name === "expired";
+  const isFinal = (name) => ["approved", "rejected", "expired", "cancelled"].includes(name);
 
   function showCode(handoff) {
     // The SVG is made by the server from the link, never from anyone's text: shown as an image.
@@ -36,6 +41,7 @@
 
   // The handoff is over: a code that can no longer be used is not left on the screen.
   function retired() {
+    current = null;
     shown.hidden = true;
     again.hidden = false;
   }
@@ -141,6 +147,7 @@
     }
     // Pressed again meanwhile: that newer code is the one shown and followed.
     if (watching !== controller) return;
+    current = handoff;
     showCode(handoff);
     shown.hidden = false;
     panel.hidden = false;
@@ -160,6 +167,23 @@
     }
   });
   link.addEventListener("focus", () => link.select());
+
+  cancel?.addEventListener("click", async () => {
+    const handoff = current;
+    if (!handoff) return;
+    cancel.disabled = true;
+    try {
+      const next = await Passkeys.post(base(handoff) + "/cancel", {}, handoff.pollToken);
+      if (current !== handoff) return;
+      watching?.abort();
+      update(handoff, next);
+    } catch (error) {
+      // Approved or refused on the phone meanwhile: the status that follows says so.
+      Passkeys.showFailure(status, error);
+    } finally {
+      cancel.disabled = false;
+    }
+  });
 
   button.addEventListener("click", start);
   again.addEventListener("click", start);

@@ -1,7 +1,8 @@
 extension PageTemplates {
     /// `/approve`: the page a phone's browser opens from a handoff's deep link (`/approve#TOKEN`). Its script reads the
-    /// token from the fragment, which never reaches the server in the address, claims the handoff, and asks for the
-    /// number the other screen shows before signing with a passkey of this phone.
+    /// token from the fragment, which never reaches the server in the address, shows what the handoff asks without
+    /// claiming it, and asks for the number the other screen shows; pressing "Approve" claims the handoff, then signs
+    /// with a passkey of this phone.
     static let approve = #"""
         {{<layout}}
         {{$title}}Approve a sign-in · swift-passkeys{{/title}}

@@ -49,6 +49,7 @@ extension PageTemplates {
               <label for="phone-link">The link, to open on your phone</label>
               <input id="phone-link" type="text" readonly class="mono">
               <button type="button" id="phone-copy" class="secondary">Copy the link</button>
+              <button type="button" id="phone-cancel" class="secondary">Cancel</button>
             </div>
           </div>
           <p id="phone-status" class="status" role="status" aria-live="polite"></p>
