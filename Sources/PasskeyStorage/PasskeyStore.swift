@@ -210,6 +210,32 @@ public protocol PasskeyStore: Sendable {
         faceMatch: WorkflowRunRecord.FaceMatch?,
         at time: Date
     ) async throws(StoreError) -> WorkflowRunRecord?
+    /// Records the vendor's own reference of a run, once the provider has created it; returns whether the run exists.
+    func setWorkflowRunVendorReference(id: String, vendorReference: String) async throws(StoreError) -> Bool
+    /// Gives back a run that was stored before its provider was asked to create it, when the provider did not: deletes
+    /// it if its status is still `pending`, so that its flow may start a run again. Returns whether it was deleted; a
+    /// run decided meanwhile stays.
+    func releaseWorkflowRun(id: String) async throws(StoreError) -> Bool
+    /// Records a vendor's decision and spends its event, in one atomic operation, so that a decision is never spent
+    /// without being applied nor applied twice:
+    ///
+    /// 1. the event is counted in the limit window of `eventKeyHash` (as ``countLimitEvent(keyHash:window:at:)``
+    ///    with `eventWindow`); when it had been counted before in a window that has not ended, the answer is
+    ///    ``WorkflowRunEventOutcome/replayed`` and the run is left alone;
+    /// 2. otherwise the decision is applied as ``decideWorkflowRun(id:from:to:faceMatch:at:)`` does; when that does
+    ///    not apply, the count is taken back (the event stays unspent, so the vendor may send it again) and the answer
+    ///    is ``WorkflowRunEventOutcome/refused``.
+    ///
+    /// Of racing deliveries of one event, on one server or on several sharing a database, at most one is decided.
+    func decideWorkflowRun(
+        id: String,
+        from: Set<WorkflowRunRecord.Status>,
+        to status: WorkflowRunRecord.Status,
+        faceMatch: WorkflowRunRecord.FaceMatch?,
+        at time: Date,
+        eventKeyHash: [UInt8],
+        eventWindow: TimeInterval
+    ) async throws(StoreError) -> WorkflowRunEventOutcome
 
     // MARK: Cross-platform sessions
 

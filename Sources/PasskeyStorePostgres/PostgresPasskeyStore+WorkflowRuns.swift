@@ -89,3 +89,21 @@ extension WorkflowRunRecord {
         )
     }
 }
+
+extension PostgresPasskeyStore {
+    public func setWorkflowRunVendorReference(id: String, vendorReference: String) async throws(StoreError) -> Bool {
+        let updated = try await rows(
+            "UPDATE workflow_runs SET vendor_reference = \(vendorReference) WHERE id = \(id) RETURNING id",
+            doing: "record the identity-verification run's vendor reference"
+        )
+        return !updated.isEmpty
+    }
+
+    public func releaseWorkflowRun(id: String) async throws(StoreError) -> Bool {
+        let deleted = try await rows(
+            "DELETE FROM workflow_runs WHERE id = \(id) AND status = 'pending' RETURNING id",
+            doing: "release the identity-verification run"
+        )
+        return !deleted.isEmpty
+    }
+}

@@ -108,3 +108,23 @@ enum WorkflowRunRows {
         return value
     }
 }
+
+extension SQLitePasskeyStore {
+    public func setWorkflowRunVendorReference(id: String, vendorReference: String) async throws(StoreError) -> Bool {
+        try await connection.session { db in
+            try !db.rows(
+                "UPDATE workflow_runs SET vendor_reference = ? WHERE id = ? RETURNING id",
+                [Bind.text(vendorReference), Bind.text(id)]
+            ).isEmpty
+        }
+    }
+
+    public func releaseWorkflowRun(id: String) async throws(StoreError) -> Bool {
+        try await connection.session { db in
+            try !db.rows(
+                "DELETE FROM workflow_runs WHERE id = ? AND status = 'pending' RETURNING id",
+                [Bind.text(id)]
+            ).isEmpty
+        }
+    }
+}

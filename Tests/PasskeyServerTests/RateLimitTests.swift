@@ -36,6 +36,32 @@ struct RateLimitTests {
         }
     }
 
+    @Test func identityVerificationProxyPathsShareTheClientLimit() async throws {
+        let server = try TestServer {
+            $0.limits.clientRequestsPerMinute = 3
+            $0.identityVerification.provider = .simulated
+        }
+        try await server.withLiveAPI { api in
+            let paths = [
+                "/biometric-passkey/mobile/step-up/auth_x/idv/start",
+                "/biometric-passkey/mobile/cross-platform/xps_x/idv/start",
+                "/biometric-passkey/mobile/recovery/rec_x/idv/start",
+            ]
+            for path in paths { #expect(try await api.client(.post, path, token: "pkc_x").status != .tooManyRequests) }
+            for path in paths {
+                let limited = try await api.client(.post, path, token: "pkc_x")
+                expectError(limited, "RATE_LIMITED", .tooManyRequests, retryable: true)
+            }
+        }
+    }
+
+    @Test func everyClientRouteIsUnderTheClientLimit() throws {
+        let service = try TestServer().service
+        for route in PasskeyRoutes.table(service) where route.access == .client {
+            #expect(ClientRateLimitMiddleware.isLimited(route.path), "\(route.path) escapes the client limit")
+        }
+    }
+
     @Test func failedSignInsPerCredentialAreLimitedButAValidAssertionNeverIs() async throws {
         let server = try TestServer {
             $0.limits.failedAssertionsPerCredential = 2

@@ -24,6 +24,9 @@ extension ServerConfiguration {
         public var autoDecision: Decision?
         /// How long a run may wait for its decision, in seconds.
         public var runLifetime = 900
+        /// The simulated provider verifies nobody, so it starts only for rpId `localhost` (or a `.localhost` name)
+        /// unless this says, explicitly, that a server for a real domain (a demo, a staging copy) may use it.
+        public var allowSimulatedOutsideLocalhost = false
         public var webhook: Webhook?
 
         public struct Webhook: Sendable, Codable, Equatable {
@@ -54,6 +57,20 @@ extension ServerConfiguration {
         let settings = identityVerification
         guard (60...86_400).contains(settings.runLifetime) else {
             throw ConfigurationError(field: "identityVerification.runLifetime", "must be 60 to 86400 seconds")
+        }
+        if settings.provider == .simulated, !settings.allowSimulatedOutsideLocalhost,
+            rpId != "localhost", !rpId.hasSuffix(".localhost")
+        {
+            throw ConfigurationError(
+                field: "identityVerification.provider",
+                "is 'simulated', which verifies nobody, but rpId '\(rpId)' is not localhost: use a real provider (webhook), or set identityVerification.allowSimulatedOutsideLocalhost: true for a demo or staging server"
+            )
+        }
+        if settings.allowSimulatedOutsideLocalhost, settings.provider != .simulated {
+            throw ConfigurationError(
+                field: "identityVerification.allowSimulatedOutsideLocalhost",
+                "is for the simulated provider only"
+            )
         }
         if settings.autoDecision != nil, settings.provider != .simulated {
             throw ConfigurationError(field: "identityVerification.autoDecision", "is for the simulated provider only")

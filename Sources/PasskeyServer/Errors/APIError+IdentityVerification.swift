@@ -5,7 +5,7 @@ extension APIError {
     static let identityVerification: [Code] = [
         "WORKFLOW_NOT_COMPLETED", "WORKFLOW_DECLINED", "WORKFLOW_UNDER_REVIEW", "WORKFLOW_RUN_REUSE_FORBIDDEN",
         "WORKFLOW_ALREADY_DECIDED", "IDV_ALREADY_STARTED", "IDENTITY_VERIFICATION_UNAVAILABLE",
-        "WEBHOOK_SIGNATURE_INVALID",
+        "IDENTITY_VERIFICATION_BUSY", "WEBHOOK_SIGNATURE_INVALID",
         "WEBHOOK_TIMESTAMP_INVALID", "WEBHOOK_EVENT_REPLAYED", "CHALLENGE_REFRESH_FORBIDDEN",
         "STEP_UP_AUTH_SESSION_MISMATCH",
     ]
@@ -50,6 +50,12 @@ extension APIError {
         "IDENTITY_VERIFICATION_UNAVAILABLE",
         .badGateway,
         "The identity-verification provider could not be reached or answered badly; retry in a moment.",
+        retryable: true
+    )
+    static let identityVerificationBusy = Self(
+        "IDENTITY_VERIFICATION_BUSY",
+        .serviceUnavailable,
+        "The server is waiting for the identity-verification provider on as many calls as it allows at once; retry in a few seconds.",
         retryable: true
     )
     static func identityVerificationNotConfigured(_ purpose: String) -> Self {

@@ -10,12 +10,17 @@ import FoundationNetworking
 /// To create a run the server POSTs `{"workflowRunId", "purpose", "userId", "expiresAt"}` to `webhook.url`, signed
 /// (``WebhookSignature``); the vendor answers 2xx `{"idvToken", "vendorReference"?}`. Later the vendor reports the
 /// decision to `POST /v1/identity-verification/webhook`, signed the same way.
+///
+/// Every call is an ``OutboundCall`` (bounded in time and size, no redirects), and at most
+/// ``maximumConcurrentCalls`` are in flight in this process: beyond that a start is `IDENTITY_VERIFICATION_BUSY`.
 struct WebhookIdentityVerification: IdentityVerificationProvider {
     let settings: ServerConfiguration.IdentityVerification.Webhook
+    let gate = OutboundCallGate(limit: Self.maximumConcurrentCalls)
 
-    /// How long the vendor has to answer, and how large its answer may be.
-    static let timeout: TimeInterval = 10
+    /// How long the vendor has to answer, all of it, and how large its answer may be.
+    static let timeout: Duration = .seconds(10)
     static let maximumResponseSize = 16 * 1024
+    static let maximumConcurrentCalls = 16
 
     struct CreateRun: Encodable {
         let workflowRunId: String
@@ -42,7 +47,7 @@ struct WebhookIdentityVerification: IdentityVerificationProvider {
         guard let encoded = try? encoder.encode(create) else { throw APIError.identityVerificationUnavailable }
         let body = Array(encoded)
         let timestamp = Int(Date().timeIntervalSince1970)
-        var request = URLRequest(url: url, timeoutInterval: Self.timeout)
+        var request = URLRequest(url: url, timeoutInterval: Self.timeout.timeInterval)
         request.httpMethod = "POST"
         request.httpBody = Data(body)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -51,16 +56,15 @@ struct WebhookIdentityVerification: IdentityVerificationProvider {
             WebhookSignature(secret: settings.secret).sign(body, timestamp: timestamp),
             forHTTPHeaderField: WebhookSignature.signatureHeader
         )
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await URLSession.shared.data(for: request)
-        } catch {
-            throw APIError.identityVerificationUnavailable
-        }
-        guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode),
-            data.count <= Self.maximumResponseSize,
-            let created = try? JSONDecoder().decode(Created.self, from: data),
+        guard gate.enter() else { throw APIError.identityVerificationBusy }
+        let outcome = await OutboundCall(
+            request: request,
+            timeout: Self.timeout,
+            maximumSize: Self.maximumResponseSize
+        ).send()
+        gate.leave()
+        guard case .success(let answer) = outcome, (200..<300).contains(answer.status),
+            let created = try? JSONDecoder().decode(Created.self, from: answer.body),
             (1...4096).contains(created.idvToken.utf8.count),
             (created.vendorReference?.utf8.count ?? 0) <= 256
         else { throw APIError.identityVerificationUnavailable }
@@ -69,5 +73,13 @@ struct WebhookIdentityVerification: IdentityVerificationProvider {
             vendorReference: created.vendorReference,
             decision: nil
         )
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as Foundation counts time.
+    fileprivate var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

@@ -13,12 +13,15 @@ extension PasskeyService {
         let userId: String
         let status: String
         let faceMatch: String?
+        /// True when the simulated provider decided the run: nobody was verified.
+        let simulated: Bool?
         let createdAt: Date
         let updatedAt: Date
         let expiresAt: Date
 
-        init(_ run: WorkflowRunRecord) {
+        init(_ run: WorkflowRunRecord, simulated: Bool) {
             workflowRunId = run.id
+            self.simulated = simulated ? true : nil
             purpose = run.purpose.rawValue
             userId = run.userID
             status = run.status.rawValue
@@ -34,6 +37,8 @@ extension PasskeyService {
         let workflowRunId: String
         let idvToken: String
         let expiresAt: Date
+        /// True with the simulated provider, which verifies nobody.
+        var simulated: Bool? = nil
     }
 
     /// `POST /v1/identity-verification/runs/{id}/decision` (simulated provider only).
@@ -42,8 +47,10 @@ extension PasskeyService {
         let faceMatch: ServerConfiguration.IdentityVerification.FaceMatch?
     }
 
-    /// Creates a run for `flowID` at the provider and stores it. Every flow gets a run of its own:
-    /// `IDV_ALREADY_STARTED` when it has one.
+    /// Creates a run for `flowID`: stores it first, then asks the provider to create it. Every flow gets a run of its
+    /// own, and the stored run is its reservation: a second start of the flow — while the first waits for the vendor,
+    /// or after — is `IDV_ALREADY_STARTED` without a second call to the vendor. When the provider does not create the
+    /// run, the reservation is released, so the flow may start again.
     func startWorkflowRun(
         purpose: WorkflowRunRecord.Purpose,
         userID: String,
@@ -64,10 +71,6 @@ extension PasskeyService {
             updatedAt: time,
             expiresAt: time.addingTimeInterval(TimeInterval(configuration.identityVerification.runLifetime))
         )
-        let started = try await identityVerifier.start(run)
-        run.status = started.decision ?? .pending
-        run.vendorReference = started.vendorReference
-        run.faceMatch = started.faceMatch
         do {
             try await store.createWorkflowRun(run)
         } catch  where error.code == .duplicate {
@@ -76,15 +79,57 @@ extension PasskeyService {
             logger.error("a workflow run could not be stored", metadata: ["error": "\(error)"])
             throw .storageUnavailable
         }
+        let started: IdentityVerificationStart
+        do {
+            started = try await identityVerifier.start(run)
+        } catch {
+            do {
+                _ = try await store.releaseWorkflowRun(id: run.id)
+            } catch let release {
+                logger.error("a workflow run could not be released", metadata: ["error": "\(release)"])
+            }
+            throw error
+        }
+        if let reference = started.vendorReference {
+            _ = try await storage {
+                try await store.setWorkflowRunVendorReference(id: run.id, vendorReference: reference)
+            }
+            run.vendorReference = reference
+        }
+        if let decision = started.decision,
+            let decided = try await storage({
+                try await store.decideWorkflowRun(
+                    id: run.id,
+                    from: [.pending],
+                    to: decision,
+                    faceMatch: started.faceMatch,
+                    at: time
+                )
+            })
+        {
+            run = decided
+        }
         await audit(
             "identity-verification.started",
             by: caller,
             userID: userID,
             subject: run.id,
-            details: ["purpose": purpose.rawValue, "flow": flowID, "status": run.status.rawValue]
+            details: [
+                "purpose": purpose.rawValue, "flow": flowID, "status": run.status.rawValue,
+                "provider": configuration.identityVerification.provider.rawValue,
+            ]
         )
-        return WorkflowRunStart(workflowRunId: run.id, idvToken: started.idvToken, expiresAt: run.expiresAt)
+        return WorkflowRunStart(
+            workflowRunId: run.id,
+            idvToken: started.idvToken,
+            expiresAt: run.expiresAt,
+            simulated: isSimulatedIdentityVerification ? true : nil
+        )
     }
+
+    /// Whether runs are decided by the simulated provider, which verifies nobody: every result and audit event
+    /// that carries such a run says so.
+    var isSimulatedIdentityVerification: Bool { configuration.identityVerification.provider == .simulated }
 
     /// The approved run of `flowID`, or the code that says why the flow must wait or stop.
     func approvedWorkflowRun(
@@ -113,7 +158,7 @@ extension PasskeyService {
     func workflowRun(id: String) async throws(APIError) -> WorkflowRunResponse {
         guard (1...128).contains(id.utf8.count), let run = try await storage({ try await store.workflowRun(id: id) })
         else { throw APIError.notFound("No identity-verification run \(id).") }
-        return WorkflowRunResponse(run)
+        return WorkflowRunResponse(run, simulated: isSimulatedIdentityVerification)
     }
 
     /// Records a decision for a pending run (or one under review). With the simulated provider it comes from the
@@ -137,17 +182,30 @@ extension PasskeyService {
                 )
             })
         else { throw APIError.workflowAlreadyDecided }
+        await auditDecision(run, faceMatch: faceMatch, by: caller)
+        return WorkflowRunResponse(run, simulated: isSimulatedIdentityVerification)
+    }
+
+    private func auditDecision(
+        _ run: WorkflowRunRecord,
+        faceMatch: ServerConfiguration.IdentityVerification.FaceMatch?,
+        by caller: Caller
+    ) async {
         await audit(
             "identity-verification.decided",
             by: caller,
             userID: run.userID,
             subject: run.id,
-            details: ["decision": status.rawValue, "faceMatch": faceMatch?.rawValue ?? "none"]
+            details: [
+                "decision": run.status.rawValue, "faceMatch": faceMatch?.rawValue ?? "none",
+                "provider": configuration.identityVerification.provider.rawValue,
+            ]
         )
-        return WorkflowRunResponse(run)
     }
 
-    /// `POST /v1/identity-verification/webhook`: a vendor's signed decision, accepted once per event id.
+    /// `POST /v1/identity-verification/webhook`: a vendor's signed decision, accepted once per event id. The event
+    /// is spent in the same store operation that applies the decision: one that could not be applied (the store
+    /// failed, the run was decided already) may be sent again, and one that was applied is never applied twice.
     func receiveWebhook(_ body: [UInt8], headers: HTTPFields, by caller: Caller) async throws(APIError) {
         guard let settings = configuration.identityVerification.webhook,
             configuration.identityVerification.provider == .webhook
@@ -174,24 +232,24 @@ extension PasskeyService {
                 "The webhook body must be {\"eventId\", \"workflowRunId\", \"decision\": approved|declined|review, \"faceMatch\"?: pass|fail}."
             )
         }
+        _ = try await workflowRun(id: event.workflowRunId)
         // An event id is counted once in a window longer than the timestamps' tolerance: a replay within the
         // tolerance finds it counted, and a later one fails the timestamp check.
-        let seen: LimitWindow
-        do {
-            seen = try await store.countLimitEvent(
-                keyHash: Secrets.hash("idv-webhook-event:" + event.eventId),
-                window: WebhookSignature.tolerance * 2,
-                at: now()
+        let outcome = try await storage {
+            try await store.decideWorkflowRun(
+                id: event.workflowRunId,
+                from: [.pending, .review],
+                to: WorkflowRunRecord.Status(rawValue: event.decision.rawValue) ?? .pending,
+                faceMatch: event.faceMatch.flatMap { WorkflowRunRecord.FaceMatch(rawValue: $0.rawValue) },
+                at: now(),
+                eventKeyHash: Secrets.hash("idv-webhook-event:" + event.eventId),
+                eventWindow: WebhookSignature.tolerance * 2
             )
-        } catch {
-            throw .storageUnavailable
         }
-        guard seen.count == 1 else { throw APIError.webhookEventReplayed }
-        _ = try await decideWorkflowRun(
-            id: event.workflowRunId,
-            decision: event.decision,
-            faceMatch: event.faceMatch,
-            by: caller
-        )
+        switch outcome {
+        case .decided(let run): await auditDecision(run, faceMatch: event.faceMatch, by: caller)
+        case .replayed: throw APIError.webhookEventReplayed
+        case .refused: throw APIError.workflowAlreadyDecided
+        }
     }
 }

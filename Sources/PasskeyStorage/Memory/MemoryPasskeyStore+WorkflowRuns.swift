@@ -35,3 +35,36 @@ extension MemoryPasskeyStore {
         return run
     }
 }
+
+extension MemoryPasskeyStore {
+    public func setWorkflowRunVendorReference(id: String, vendorReference: String) -> Bool {
+        guard var run = workflowRunsByID[id] else { return false }
+        run.vendorReference = vendorReference
+        workflowRunsByID[id] = run
+        return true
+    }
+
+    public func releaseWorkflowRun(id: String) -> Bool {
+        guard let run = workflowRunsByID[id], run.status == .pending else { return false }
+        workflowRunsByID[id] = nil
+        return true
+    }
+
+    public func decideWorkflowRun(
+        id: String,
+        from: Set<WorkflowRunRecord.Status>,
+        to status: WorkflowRunRecord.Status,
+        faceMatch: WorkflowRunRecord.FaceMatch?,
+        at time: Date,
+        eventKeyHash: [UInt8],
+        eventWindow: TimeInterval
+    ) -> WorkflowRunEventOutcome {
+        // An actor: the three steps run without anything in between.
+        guard countLimitEvent(keyHash: eventKeyHash, window: eventWindow, at: time).count == 1 else { return .replayed }
+        guard let run = decideWorkflowRun(id: id, from: from, to: status, faceMatch: faceMatch, at: time) else {
+            releaseLimitEvent(keyHash: eventKeyHash, at: time)
+            return .refused
+        }
+        return .decided(run)
+    }
+}

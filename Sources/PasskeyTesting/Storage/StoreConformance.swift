@@ -7,7 +7,7 @@ public import PasskeyStorage
 public enum StoreConformance {
     public static let checks: [StoreConformanceCheck] =
         users + userListing + credentials + credentialUse + reservations + flows + concurrency + audit + limits
-        + limitRelease + webSessions + workflowRuns + purgeLimit + crossPlatformSessions
+        + limitRelease + webSessions + workflowRuns + workflowRunEvents + purgeLimit + crossPlatformSessions
         + userNames + recovery + combinedOperations + importing
 
     /// Checks that need a store of their own, empty or not, that no other check uses meanwhile: purging deletes

@@ -131,6 +131,56 @@ struct CrossDeviceTests {
         }
     }
 
+    @Test(
+        "a run the first device started before the handoff neither counts nor locks the phone out",
+        arguments: StoreKind.available
+    )
+    func firstDeviceRunBeforeHandoff(kind: StoreKind) async throws {
+        try await kind.withLiveServer(configure: IdentityVerifiedEnrollmentTests.simulated) { _, api in
+            var phone = TestAuthenticator()
+            try await api.enroll("dora", authenticator: &phone)
+            let session = try await api.backend(
+                .post,
+                "/v1/authentications",
+                json: #"{"userId": "dora", "mode": "stepUp", "identityVerification": "required"}"#
+            ).expect(.created, AuthenticationSession.self)
+            let early = try await api.client(
+                .post,
+                "/biometric-passkey/mobile/step-up/\(session.biometricPasskeySessionId)/idv/start",
+                token: session.clientToken
+            )
+            #expect(early.status == .created)
+            let earlyRun = try #require(try early.json().object?["workflowRunId"]?.string)
+            #expect(try await IdentityVerifiedEnrollmentTests.decide(api, earlyRun, "approved").status == .ok)
+            let handoff = try await api.handoff(session).expect(.created, Handoff.self)
+            let resumed = try await api.resume(handoff.handoffToken).expect(.ok, ResumedHandoff.self)
+            _ = try await api.confirm(resumed, code: handoff.verificationCode).expect(.ok, JSONValue.self)
+            // The first device's approval is not the phone's: the phone verifies the person itself.
+            expectError(
+                try await api.client(
+                    .post,
+                    Path.authenticationOptions(resumed.biometricPasskeySessionId),
+                    token: resumed.clientToken
+                ),
+                "WORKFLOW_NOT_COMPLETED",
+                .conflict,
+                retryable: true
+            )
+            let started = try await api.client(
+                .post,
+                "/biometric-passkey/mobile/cross-platform/\(resumed.crossPlatformSessionId)/idv/start",
+                token: resumed.clientToken
+            )
+            #expect(started.status == .created, "\(started)")
+            let run = try #require(try started.json().object?["workflowRunId"]?.string)
+            #expect(try await IdentityVerifiedEnrollmentTests.decide(api, run, "approved").status == .ok)
+            #expect(try await api.sign(resumed, phone: &phone).status == .ok)
+            let result = try await api.redeem(session, handoff.pollToken).json().object
+            #expect(result?["assurance"]?.string == "passkey+uv+idv")
+            #expect(result?["identityVerification"]?.object?["workflowRunId"]?.string == run)
+        }
+    }
+
     @Test("one handoff per session, and only before its options were issued", arguments: StoreKind.available)
     func handoffRefusals(kind: StoreKind) async throws {
         try await kind.withLiveServer { server, api in

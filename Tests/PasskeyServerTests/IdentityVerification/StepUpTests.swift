@@ -109,6 +109,50 @@ struct StepUpTests {
         }
     }
 
+    @Test(
+        "a run approved with a failed face match is not identity verification; a simulated run says so everywhere",
+        arguments: StoreKind.available
+    )
+    func failedFaceMatch(kind: StoreKind) async throws {
+        try await kind.withLiveServer(configure: IdentityVerifiedEnrollmentTests.simulated) { _, api in
+            var phone = TestAuthenticator()
+            try await api.enroll("gus", authenticator: &phone)
+            let session = try await Self.startStepUp(
+                api,
+                userID: "gus",
+                extra: #", "identityVerification": "required""#
+            )
+            .decode(AuthenticationSession.self)
+            let start = "/biometric-passkey/mobile/step-up/\(session.biometricPasskeySessionId)/idv/start"
+            let started = try await api.client(.post, start, token: session.clientToken).json().object
+            #expect(started?["simulated"]?.bool == true)
+            let run = try #require(started?["workflowRunId"]?.string)
+            let decided = try await api.backend(
+                .post,
+                "/v1/identity-verification/runs/\(run)/decision",
+                json: #"{"decision": "approved", "faceMatch": "fail"}"#
+            )
+            #expect(try decided.json().object?["simulated"]?.bool == true)
+            let options = try await Self.options(api, session).decode(
+                Options<PublicKeyCredentialRequestOptionsJSON>.self
+            ).publicKey
+            let completion = try await api.completeSignIn(session, api.assertion(options, authenticator: &phone))
+                .expect(.ok, SignInCompletion.self)
+            let result = try await api.redeem(session, completion.resultToken).json().object
+            #expect(result?["assurance"]?.string == "passkey+uv")
+            let outcome = result?["identityVerification"]?.object
+            #expect(outcome?["faceMatch"]?.string == "fail")
+            #expect(outcome?["simulated"]?.bool == true)
+            let events =
+                try await api.backend(.get, "/v1/audit-events?userId=gus").json().object?["events"]?.array ?? []
+            let runEvents = events.filter { $0.object?["subject"]?.string == run }
+            #expect(runEvents.count == 2)
+            for event in runEvents {
+                #expect(event.object?["details"]?.object?["provider"]?.string == "simulated", "\(event)")
+            }
+        }
+    }
+
     @Test("a passkey outside the allow-list the options gave out is refused")
     func allowList() async throws {
         let server = try TestServer()

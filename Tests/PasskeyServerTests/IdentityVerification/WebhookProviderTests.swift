@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import PasskeyServer
+import PasskeyStorage
 import PasskeyTesting
 import Synchronization
 import Testing
@@ -142,6 +143,52 @@ struct WebhookProviderTests {
                     "NOT_FOUND",
                     .notFound
                 )
+            }
+        }
+    }
+
+    @Test(
+        "a decision the vendor reports while the run is being created is applied, and its event spent with it",
+        arguments: StoreKind.available
+    )
+    func decisionDuringCreation(kind: StoreKind) async throws {
+        let vendor = FakeVendor(.decideFirst)
+        try await Application(router: vendor.router).test(.live) { vendorClient in
+            let port = try #require(vendorClient.port)
+            try await kind.withLiveServer(configure: Self.configure(port: port)) { server, api in
+                vendor.reportTo(port: try #require(api.client.port), time: server.clock.now)
+                let (_, run) = try await IdentityVerifiedEnrollmentTests.createVerifiedRegistration(api, userID: "ivo")
+                #expect(
+                    vendor.earlyDecisionStatus == 204,
+                    "the early decision was answered \(String(describing: vendor.earlyDecisionStatus))"
+                )
+                let stored = try await api.backend(.get, "/v1/identity-verification/runs/\(run)").json().object
+                #expect(stored?["status"]?.string == "approved")
+                // The event was spent with its decision: sent again, it is a replay.
+                expectError(
+                    try await Self.deliver(api, server, event: "evt-early", run: run),
+                    "WEBHOOK_EVENT_REPLAYED",
+                    .conflict
+                )
+            }
+        }
+    }
+
+    @Test("a decision that met a store failure is taken when the vendor sends it again")
+    func decisionAfterStoreFailure() async throws {
+        let vendor = Vendor()
+        try await Application(router: vendor.router).test(.live) { vendorClient in
+            let store = FailingStore()
+            let server = try TestServer(store: store, configure: Self.configure(port: try #require(vendorClient.port)))
+            try await server.withLiveAPI { api in
+                let (_, run) = try await IdentityVerifiedEnrollmentTests.createVerifiedRegistration(api, userID: "iza")
+                // The database is away (a seam that cannot be made to fail on demand on a real one).
+                store.failWorkflowRuns(with: StoreError(.unavailable, "the database is away"))
+                #expect(try await Self.deliver(api, server, event: "evt-9", run: run).status == .serviceUnavailable)
+                store.failWorkflowRuns(with: nil)
+                #expect(try await Self.deliver(api, server, event: "evt-9", run: run).status == .noContent)
+                let stored = try await api.backend(.get, "/v1/identity-verification/runs/\(run)").json().object
+                #expect(stored?["status"]?.string == "approved")
             }
         }
     }

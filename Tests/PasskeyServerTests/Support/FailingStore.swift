@@ -9,6 +9,7 @@ final class FailingStore: PasskeyStore {
     private let failure = Mutex<StoreError?>(nil)
     private let countFailure = Mutex<(error: StoreError?, successes: Int)>((nil, 0))
     private let releaseFailure = Mutex<StoreError?>(nil)
+    private let workflowRunFailure = Mutex<StoreError?>(nil)
 
     /// From now on every operation throws `error` (nil: work again).
     func fail(with error: StoreError?) {
@@ -20,6 +21,17 @@ final class FailingStore: PasskeyStore {
     func failLimits(counting: StoreError?, after successes: Int = 0, releasing: StoreError? = nil) {
         countFailure.withLock { $0 = (counting, successes) }
         releaseFailure.withLock { $0 = releasing }
+    }
+
+    /// From now on reading and deciding identity-verification runs throws `error` (nil: work again); the other
+    /// operations work.
+    func failWorkflowRuns(with error: StoreError?) {
+        workflowRunFailure.withLock { $0 = error }
+    }
+
+    func checkWorkflowRuns() throws(StoreError) {
+        try check()
+        if let error = workflowRunFailure.withLock({ $0 }) { throw error }
     }
 
     func check() throws(StoreError) {
@@ -223,7 +235,7 @@ final class FailingStore: PasskeyStore {
     }
 
     func workflowRun(id: String) async throws(StoreError) -> WorkflowRunRecord? {
-        try check()
+        try checkWorkflowRuns()
         return await base.workflowRun(id: id)
     }
 
@@ -239,7 +251,7 @@ final class FailingStore: PasskeyStore {
         faceMatch: WorkflowRunRecord.FaceMatch?,
         at time: Date
     ) async throws(StoreError) -> WorkflowRunRecord? {
-        try check()
+        try checkWorkflowRuns()
         return await base.decideWorkflowRun(id: id, from: from, to: status, faceMatch: faceMatch, at: time)
     }
 

@@ -76,7 +76,7 @@ extension PasskeyService {
         var state = try decodePayload(AuthenticationState.self, from: flow)
         if let handoff = state.crossPlatformSessionId { _ = try await requireConfirmedHandoff(handoff) }
         if state.identityVerification == true {
-            _ = try await approvedWorkflowRun(flowID: flow.id, notStarted: .workflowNotStarted)
+            _ = try await approvedWorkflowRun(flowID: state.workflowRunKey(flow), notStarted: .workflowNotStarted)
         }
         var allowed: [PublicKeyCredentialDescriptorJSON] = []
         if let userID = flow.userID {
@@ -129,7 +129,7 @@ extension PasskeyService {
         if let id = state.crossPlatformSessionId { handoff = try await requireConfirmedHandoff(id) }
         let run =
             state.identityVerification == true
-            ? try await approvedWorkflowRun(flowID: flow.id, notStarted: .workflowNotStarted) : nil
+            ? try await approvedWorkflowRun(flowID: state.workflowRunKey(flow), notStarted: .workflowNotStarted) : nil
         // The client address's attempt is counted before anything is tried, and given back when it succeeds.
         let addressLimit = FailureLimit.failedAssertions(clientIP: caller.clientIP, configuration.limits)
         try await countAttempt(addressLimit)
@@ -207,9 +207,14 @@ extension PasskeyService {
                 action: state.action,
                 completedAt: time,
                 transaction: state.transaction,
-                assurance: !verified.userVerified ? "passkey" : run == nil ? "passkey+uv" : "passkey+uv+idv",
+                assurance: AuthenticationResult.assurance(userVerified: verified.userVerified, run: run),
                 identityVerification: run.map {
-                    AuthenticationResult.IdentityVerificationOutcome(workflowRunId: $0.id, decision: $0.status.rawValue)
+                    AuthenticationResult.IdentityVerificationOutcome(
+                        workflowRunId: $0.id,
+                        decision: $0.status.rawValue,
+                        faceMatch: $0.faceMatch?.rawValue,
+                        simulated: isSimulatedIdentityVerification ? true : nil
+                    )
                 }
             )
             // A handed-off session is redeemed by the device that handed it off, with its poll token.

@@ -1,4 +1,5 @@
 import Foundation
+import PasskeyStorage
 import WebAuthn
 
 /// How a sign-in runs: `standard`, or `stepUp` — a user who is signed in already confirms a risky action, with
@@ -77,6 +78,11 @@ struct AuthenticationState: Codable, Sendable {
     /// The handoff that took the session over to a phone (DESIGN §3 flow 4), if one did.
     var crossPlatformSessionId: String?
     var result: AuthenticationResult?
+
+    /// The key of the identity-verification run this session needs: a handed-off session's is the phone's, started
+    /// for the handoff, so a run the first device started before the handoff neither counts nor stands in the
+    /// phone's way.
+    func workflowRunKey(_ flow: FlowRecord) -> String { crossPlatformSessionId ?? flow.id }
 }
 
 struct AuthenticationResult: Codable, Sendable, Equatable {
@@ -84,6 +90,18 @@ struct AuthenticationResult: Codable, Sendable, Equatable {
     struct IdentityVerificationOutcome: Codable, Sendable, Equatable {
         let workflowRunId: String
         let decision: String
+        /// The provider's comparison of the person's face with their document, when it made one.
+        var faceMatch: String? = nil
+        /// True when the simulated provider decided the run: nobody was verified.
+        var simulated: Bool? = nil
+    }
+
+    /// What the sign-in proves: identity verification counts only when its run was approved and no face match it
+    /// made failed.
+    static func assurance(userVerified: Bool, run: WorkflowRunRecord?) -> String {
+        guard userVerified else { return "passkey" }
+        guard let run, run.status == .approved, run.faceMatch != .fail else { return "passkey+uv" }
+        return "passkey+uv+idv"
     }
 
     let userId: String
@@ -96,7 +114,7 @@ struct AuthenticationResult: Codable, Sendable, Equatable {
     let completedAt: Date
     let transaction: Transaction?
     /// `passkey`, `passkey+uv` (the authenticator verified the user) or `passkey+uv+idv` (and identity verification
-    /// approved the person for this session).
+    /// approved the person for this session, with no failed face match).
     let assurance: String?
     let identityVerification: IdentityVerificationOutcome?
 }

@@ -150,7 +150,12 @@ extension PasskeyService {
         guard state.identityVerification == true, let userID = flow.userID else {
             throw APIError.invalidRequest("This sign-in session does not ask for identity verification.")
         }
-        return try await startWorkflowRun(purpose: .crossPlatform, userID: userID, flowID: flow.id, by: caller)
+        return try await startWorkflowRun(
+            purpose: .crossPlatform,
+            userID: userID,
+            flowID: state.workflowRunKey(flow),
+            by: caller
+        )
     }
 
     /// Before a handed-off session issues options or completes: its handoff must be confirmed, and not rejected.

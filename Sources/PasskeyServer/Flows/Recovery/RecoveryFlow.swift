@@ -76,6 +76,7 @@ extension PasskeyService {
             workflowRunId: run?.id,
             identityVerification: run?.status.rawValue,
             faceMatch: run?.faceMatch?.rawValue,
+            simulated: run != nil && isSimulatedIdentityVerification ? true : nil,
             credential: credential
         )
     }

@@ -83,6 +83,8 @@ struct RecoveryStatusResponse: Encodable, Sendable {
     /// The identity-verification run's status (`pending`, `approved`, `declined`, `review`), once started.
     let identityVerification: String?
     let faceMatch: String?
+    /// True when the simulated provider decided the run: nobody was verified.
+    var simulated: Bool? = nil
     /// The replacement passkey, once registered.
     let credential: CredentialResponse?
 }

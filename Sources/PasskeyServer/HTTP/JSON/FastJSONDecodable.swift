@@ -23,6 +23,15 @@ extension FastJSON {
         return value
     }
 
+    /// An optional Boolean member: `.some(nil)` when absent or null, nil (give up) when of another type.
+    func optionalBool(_ name: StaticString, in members: [Member]) -> Bool?? {
+        switch member(name, in: members) {
+        case nil, .null?: return .some(nil)
+        case .bool(let value)?: return .some(value)
+        default: return nil
+        }
+    }
+
     /// An optional member of a type with a fast path: `.some(nil)` when absent or null, nil (give up) when it is
     /// not an object or its own fast path gives up.
     func optional<T: FastJSONDecodable>(_ name: StaticString, in members: [Member], as type: T.Type) -> T?? {

@@ -177,14 +177,18 @@ extension AuthenticationResult: JSONWritable, FastJSONDecodable {
 extension AuthenticationResult.IdentityVerificationOutcome: JSONWritable, FastJSONDecodable {
     init?(fastJSON json: FastJSON, members: [FastJSON.Member]) {
         guard let workflowRunId = json.requiredString("workflowRunId", in: members),
-            let decision = json.requiredString("decision", in: members)
+            let decision = json.requiredString("decision", in: members),
+            let faceMatch = json.optionalString("faceMatch", in: members),
+            let simulated = json.optionalBool("simulated", in: members)
         else { return nil }
-        self.init(workflowRunId: workflowRunId, decision: decision)
+        self.init(workflowRunId: workflowRunId, decision: decision, faceMatch: faceMatch, simulated: simulated)
     }
 
     func write(to writer: inout JSONWriter) {
         writer.object { writer in
             writer.member("decision", decision)
+            writer.member("faceMatch", faceMatch)
+            writer.member("simulated", simulated)
             writer.member("workflowRunId", workflowRunId)
         }
     }

@@ -1,18 +1,24 @@
 import Hummingbird
 
-/// The per-client-IP request limit of the client API (`/v1/client/…`) and of the demo's endpoints (`/demo/…`,
-/// which start flows for browsers and so share the limit): `RATE_LIMITED` with `Retry-After` beyond it.
+/// The per-client-IP request limit of every path a client calls: the client API (`/v1/client/…`), the mobile
+/// identity-verification proxy paths (`/biometric-passkey/mobile/…`, which call out to a vendor) and the demo's
+/// endpoints (`/demo/…`, which start flows for browsers): `RATE_LIMITED` with `Retry-After` beyond it.
+/// ``clientPrefixes`` holds every route that declares ``Route/Access/client`` (a test checks the route table).
 struct ClientRateLimitMiddleware: RouterMiddleware {
     typealias Context = PasskeyRequestContext
     let service: PasskeyService
+
+    /// The paths that count against the limit.
+    static let clientPrefixes = [CrossOriginMiddleware.prefix, "/biometric-passkey/mobile/", "/demo/"]
+
+    static func isLimited(_ path: String) -> Bool { clientPrefixes.contains { path.hasPrefix($0) } }
 
     func handle(
         _ request: Request,
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let path = request.uri.path
-        if path.hasPrefix(CrossOriginMiddleware.prefix) || path.hasPrefix("/demo/") {
+        if Self.isLimited(request.uri.path) {
             if let wait = service.clientRequestLimiter.record(
                 "client-requests:" + (context.clientIP ?? "unknown"),
                 limit: service.configuration.limits.clientRequestsPerMinute,
