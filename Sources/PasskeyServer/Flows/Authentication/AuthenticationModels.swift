@@ -77,6 +77,13 @@ struct AuthenticationState: Codable, Sendable {
     /// The handoff that took the session over to a phone (DESIGN §3 flow 4), if one did.
     var crossPlatformSessionId: String?
     var result: AuthenticationResult?
+    /// User verification is required whatever the policy (the operator console's sign-in).
+    var userVerificationRequired: Bool?
+
+    /// What this sign-in asks of user verification: `required` for a step-up and the console, else the policy's.
+    func userVerification(policy: UserVerificationRequirement) -> UserVerificationRequirement {
+        mode == .stepUp || userVerificationRequired == true ? .required : policy
+    }
 }
 
 struct AuthenticationResult: Codable, Sendable, Equatable {
