@@ -99,6 +99,18 @@ public protocol PasskeyStore: Sendable {
         flowUpdate: FlowUpdate,
         at time: Date
     ) async throws(StoreError)
+    /// A sign-up's passkey: in one transaction, as ``insertCredential(_:maximumActive:flowID:flowUpdate:at:)`` with a
+    /// maximum of one, except that it is refused with `.limitReached` when the user has any credential on record —
+    /// active, revoked, or reserved and not expired — so that an account that ever had a passkey is never claimed
+    /// again by a sign-up; and the user's display name becomes `displayName`, so that the profile a sign-up asked for
+    /// is written only by the sign-up that completes.
+    func insertFirstCredential(
+        _ credential: CredentialRecordRow,
+        displayName: String,
+        flowID: String,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) async throws(StoreError)
     /// In one transaction: a reserved credential of the flow becomes active (`finalize == true`) or is deleted,
     /// and the flow takes `flowUpdate`. Returns the credential, or nil when there was no live reservation.
     func settleReservation(
@@ -151,12 +163,26 @@ public protocol PasskeyStore: Sendable {
     /// Refused, changing nothing, with `.duplicate` when a session with its id or its secret hash exists (expired or
     /// not), and with `.notFound` when `session.userID` names no user: so a sign-in racing the user's deletion leaves
     /// no session behind.
-    func createWebSession(_ session: WebSessionRecord) async throws(StoreError)
+    ///
+    /// Then, in the same transaction, when the session has a user, the user's oldest sessions (expired or not, by
+    /// `createdAt`, then by the byte order of their ids) are deleted until `maximumPerUser` are left (at least the new
+    /// one), so that a user's sessions stay bounded however often they sign in.
+    func createWebSession(_ session: WebSessionRecord, maximumPerUser: Int) async throws(StoreError)
     /// The session whose secret hashes to `secretHash`, when it has not expired at `time` (its `expiresAt` is later).
     func webSession(secretHash: [UInt8], at time: Date) async throws(StoreError) -> WebSessionRecord?
     /// The user's sessions (of both kinds) that have not expired at `time`, newest first: by `createdAt`, and those
     /// created at the same time in descending byte order of their ids.
     func webSessions(userID: String, at time: Date) async throws(StoreError) -> [WebSessionRecord]
+    /// One page of the sessions that have not expired at `time`, in the order of ``webSessions(userID:at:)``: the
+    /// user's when `userID` is given, else the console's sessions signed in without a user (with an API key, a
+    /// break-glass). Skips `offset` of them and returns at most `limit` (none when it is less than 1).
+    func webSessions(
+        userID: String?,
+        at time: Date,
+        offset: Int,
+        limit: Int
+    ) async throws(StoreError)
+        -> [WebSessionRecord]
     /// Ends one session by its public id, expired or not; returns whether there was one.
     func deleteWebSession(id: String) async throws(StoreError) -> Bool
     /// Ends the user's sessions — all of them, or only those signed in with `credentialID` when it is given — in one
@@ -353,4 +379,11 @@ public protocol PasskeyStore: Sendable {
     /// is in use (stored, or earlier in `users`); `.notFound` for a credential whose `userID` is not its entry's
     /// user. The per-user credential limit does not apply.
     func importUsers(_ users: [UserCredentials]) async throws(StoreError)
+}
+
+extension PasskeyStore {
+    /// Inserts the session with no bound on the user's sessions (see ``createWebSession(_:maximumPerUser:)``).
+    public func createWebSession(_ session: WebSessionRecord) async throws(StoreError) {
+        try await createWebSession(session, maximumPerUser: .max)
+    }
 }

@@ -231,6 +231,7 @@ enum Migrations {
             ]
         ),
         uniqueUserNames,
+        consolePasskeys,
     ]
 
     /// The newest schema version this code knows.

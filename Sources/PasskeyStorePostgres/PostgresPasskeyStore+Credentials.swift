@@ -89,11 +89,58 @@ extension PostgresPasskeyStore {
         flowUpdate: FlowUpdate,
         at time: Date
     ) async throws(StoreError) {
+        try await insert(
+            credential,
+            maximumActive: maximumActive,
+            signUp: nil,
+            flowID: flowID,
+            flowUpdate: flowUpdate,
+            at: time
+        )
+    }
+
+    public func insertFirstCredential(
+        _ credential: CredentialRecordRow,
+        displayName: String,
+        flowID: String,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) async throws(StoreError) {
+        try await insert(
+            credential,
+            maximumActive: 1,
+            signUp: displayName,
+            flowID: flowID,
+            flowUpdate: flowUpdate,
+            at: time
+        )
+    }
+
+    /// `insertCredential`, and with `signUp` (the display name a sign-up asked for) `insertFirstCredential`.
+    private func insert(
+        _ credential: CredentialRecordRow,
+        maximumActive: Int,
+        signUp displayName: String?,
+        flowID: String,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) async throws(StoreError) {
         try await transaction(doing: "insert the credential") { connection in
             // The user's row lock serialises every insert for this user, in any process: the count and the name
             // check below hold until this transaction commits.
             guard try await Self.lockUser(credential.userID, on: connection) else {
                 throw StoreError(.notFound, "No user \(credential.userID).")
+            }
+            if let displayName {
+                let onRecord = try await connection.rows(
+                    "SELECT 1 FROM credentials WHERE user_id = \(credential.userID) AND status <> 'reserved' LIMIT 1"
+                )
+                guard onRecord.isEmpty else {
+                    throw StoreError(.limitReached, "The user has had a passkey: the account is not claimed again.")
+                }
+                try await connection.rows(
+                    "UPDATE users SET display_name = \(displayName) WHERE id = \(credential.userID)"
+                )
             }
             // A reservation that expired without being settled no longer holds its id: the new credential replaces
             // it. The DELETE takes the row's lock, so it waits for a transaction settling or replacing the same
@@ -281,13 +328,13 @@ struct InsertCredential: StoreStatement {
         INSERT INTO credentials (\(Columns.list(Columns.credential)))
         VALUES (
             $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-            $17::timestamptz, $18::text, $19, $20::timestamptz, $21::timestamptz, $22::text
+            $17::timestamptz, $18::text, $19, $20::timestamptz, $21::timestamptz, $22::text, $23
         )
         """
     let credential: CredentialRecordRow
 
     func makeBindings() -> PostgresBindings {
-        var binds = PostgresBindings(capacity: 22)
+        var binds = PostgresBindings(capacity: 23)
         binds.append(credential.id.bytea)
         binds.append(credential.userID)
         binds.append(credential.publicKey.bytea)
@@ -310,6 +357,7 @@ struct InsertCredential: StoreStatement {
         binds.append(credential.lastUsedAt)
         binds.append(credential.revokedAt)
         binds.append(credential.workflowRunID)
+        binds.append(credential.consoleEnrolled)
         return binds
     }
 }

@@ -99,7 +99,9 @@ extension PostgresPasskeyStore {
             query.appendInterpolation(credential.revokedAt)
             query.appendLiteral("::timestamptz, ")
             query.appendInterpolation(credential.workflowRunID)
-            query.appendLiteral("::text)")
+            query.appendLiteral("::text, ")
+            query.appendInterpolation(credential.consoleEnrolled)
+            query.appendLiteral(")")
         }
         return PostgresQuery(stringInterpolation: query)
     }

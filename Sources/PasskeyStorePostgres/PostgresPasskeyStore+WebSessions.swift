@@ -3,30 +3,48 @@ public import PasskeyStorage
 import PostgresNIO
 
 extension PostgresPasskeyStore {
-    public func createWebSession(_ session: WebSessionRecord) async throws(StoreError) {
+    public func createWebSession(_ session: WebSessionRecord, maximumPerUser: Int) async throws(StoreError) {
+        guard let userID = session.userID else {
+            _ = try await rows(Self.insert(session), doing: "create the web session")
+            return
+        }
+        // The user's row lock serialises the sign-ins of one user in every process, so the bound holds; a missing
+        // user is refused by the insert's foreign key.
+        try await transaction(doing: "create the web session") { connection in
+            _ = try await Self.lockUser(userID, on: connection)
+            try await connection.rows(Self.insert(session))
+            try await connection.rows(
+                """
+                DELETE FROM web_sessions WHERE user_id = \(userID) AND id NOT IN (
+                    SELECT id FROM web_sessions WHERE user_id = \(userID)
+                    ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT \(Int64(max(1, maximumPerUser)))
+                )
+                """
+            )
+        }
+    }
+
+    private static func insert(_ session: WebSessionRecord) -> PostgresQuery {
         // One statement: the insert, which the primary key, the unique secret and the foreign key to the user may
         // refuse (undoing the whole statement), and the deletion of expired sessions, skipping those another
         // process is deleting rather than waiting for them. The deletion leaves a session with the new one's id or
         // secret alone, so that the insert is refused by it whether or not it has expired.
-        _ = try await rows(
-            """
-            WITH purged AS (
-                DELETE FROM web_sessions WHERE id IN (
-                    SELECT id FROM web_sessions
-                    WHERE expires_at < \(session.createdAt) AND id <> \(session.id)
-                        AND secret_hash <> \(session.secretHash.bytea)
-                    ORDER BY expires_at LIMIT \(Int64(WebSessionRecord.removedPerCall)) FOR UPDATE SKIP LOCKED
-                )
+        """
+        WITH purged AS (
+            DELETE FROM web_sessions WHERE id IN (
+                SELECT id FROM web_sessions
+                WHERE expires_at < \(session.createdAt) AND id <> \(session.id)
+                    AND secret_hash <> \(session.secretHash.bytea)
+                ORDER BY expires_at LIMIT \(Int64(WebSessionRecord.removedPerCall)) FOR UPDATE SKIP LOCKED
             )
-            INSERT INTO web_sessions (\(unescaped: Columns.list(Columns.webSession)))
-            VALUES (
-                \(session.id), \(session.secretHash.bytea), \(session.kind.rawValue), \(session.userID)::text,
-                \(session.operatorName)::text, \(session.credentialID?.bytea)::bytea, \(session.clientIP)::text,
-                \(session.createdAt), \(session.expiresAt)
-            )
-            """,
-            doing: "create the web session"
         )
+        INSERT INTO web_sessions (\(unescaped: Columns.list(Columns.webSession)))
+        VALUES (
+            \(session.id), \(session.secretHash.bytea), \(session.kind.rawValue), \(session.userID)::text,
+            \(session.operatorName)::text, \(session.credentialID?.bytea)::bytea, \(session.clientIP)::text,
+            \(session.createdAt), \(session.expiresAt)
+        )
+        """
     }
 
     public func webSession(secretHash: [UInt8], at time: Date) async throws(StoreError) -> WebSessionRecord? {
@@ -49,6 +67,29 @@ extension PostgresPasskeyStore {
             ORDER BY created_at DESC, id COLLATE "C" DESC
             """,
             doing: "list the user's web sessions"
+        ) {
+            sessions.append(try WebSessionRecord(row))
+        }
+        return sessions
+    }
+
+    public func webSessions(
+        userID: String?,
+        at time: Date,
+        offset: Int,
+        limit: Int
+    ) async throws(StoreError) -> [WebSessionRecord] {
+        guard limit > 0 else { return [] }
+        var sessions: [WebSessionRecord] = []
+        for row in try await rows(
+            """
+            SELECT \(unescaped: Columns.list(Columns.webSession)) FROM web_sessions
+            WHERE (\(userID)::text IS NULL AND user_id IS NULL AND kind = 'console' OR user_id = \(userID)::text)
+                AND expires_at > \(time)
+            ORDER BY created_at DESC, id COLLATE "C" DESC
+            LIMIT \(Int64(limit)) OFFSET \(Int64(max(0, offset)))
+            """,
+            doing: "list web sessions"
         ) {
             sessions.append(try WebSessionRecord(row))
         }

@@ -9,6 +9,7 @@ enum Columns {
         "id", "user_id", "public_key", "algorithm", "sign_count", "aaguid", "attestation_format", "attestation_type",
         "attestation_trusted", "transports", "backup_eligible", "backup_state", "user_verified", "name", "name_key",
         "status", "reserved_until", "flow_id", "created_at", "last_used_at", "revoked_at", "workflow_run_id",
+        "console_enrolled",
     ]
     static let flow = [
         "id", "kind", "status", "user_id", "client_token_hash", "challenge_hash", "challenge_expires_at",
@@ -140,7 +141,8 @@ extension CredentialRecordRow {
             createdAt: try read("created_at"),
             lastUsedAt: try read("last_used_at"),
             revokedAt: try read("revoked_at"),
-            workflowRunID: try read("workflow_run_id")
+            workflowRunID: try read("workflow_run_id"),
+            consoleEnrolled: try read("console_enrolled")
         )
     }
 }

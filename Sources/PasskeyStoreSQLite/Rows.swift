@@ -154,9 +154,9 @@ enum CredentialRows {
     static let columns = """
         id, user_id, public_key, algorithm, sign_count, aaguid, attestation_format, attestation_type, \
         attestation_trusted, transports, backup_eligible, backup_state, user_verified, name, name_key, status, \
-        reserved_until, flow_id, created_at, last_used_at, revoked_at, workflow_run_id
+        reserved_until, flow_id, created_at, last_used_at, revoked_at, workflow_run_id, console_enrolled
         """
-    static let placeholders = Array(repeating: "?", count: 22).joined(separator: ", ")
+    static let placeholders = Array(repeating: "?", count: 23).joined(separator: ", ")
 
     static func decode(_ row: Row) throws(StoreError) -> CredentialRecordRow {
         let reader = RowReader(row: row, table: "credentials")
@@ -186,7 +186,8 @@ enum CredentialRows {
             createdAt: try reader.date("created_at"),
             lastUsedAt: try reader.optionalDate("last_used_at"),
             revokedAt: try reader.optionalDate("revoked_at"),
-            workflowRunID: try reader.optionalText("workflow_run_id")
+            workflowRunID: try reader.optionalText("workflow_run_id"),
+            consoleEnrolled: try reader.bool("console_enrolled")
         )
     }
 
@@ -200,6 +201,7 @@ enum CredentialRows {
             Bind.text(credential.name), Bind.text(credential.nameKey), Bind.text(credential.status.rawValue),
             Bind.date(credential.reservedUntil), Bind.text(credential.flowID), Bind.date(credential.createdAt),
             Bind.date(credential.lastUsedAt), Bind.date(credential.revokedAt), Bind.text(credential.workflowRunID),
+            Bind.bool(credential.consoleEnrolled),
         ]
     }
 }

@@ -86,8 +86,53 @@ extension SQLitePasskeyStore {
         flowUpdate: FlowUpdate,
         at time: Date
     ) async throws(StoreError) {
+        try await insert(
+            credential,
+            maximumActive: maximumActive,
+            signUp: nil,
+            flowID: flowID,
+            flowUpdate: flowUpdate,
+            at: time
+        )
+    }
+
+    public func insertFirstCredential(
+        _ credential: CredentialRecordRow,
+        displayName: String,
+        flowID: String,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) async throws(StoreError) {
+        try await insert(
+            credential,
+            maximumActive: 1,
+            signUp: displayName,
+            flowID: flowID,
+            flowUpdate: flowUpdate,
+            at: time
+        )
+    }
+
+    /// `insertCredential`, and with `signUp` (the display name a sign-up asked for) `insertFirstCredential`.
+    private func insert(
+        _ credential: CredentialRecordRow,
+        maximumActive: Int,
+        signUp displayName: String?,
+        flowID: String,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) async throws(StoreError) {
         let binds = try CredentialRows.binds(credential)
         try await connection.session { db in
+            if displayName != nil {
+                let onRecord = try db.rows(
+                    "SELECT 1 FROM credentials WHERE user_id = ? AND status <> 'reserved' LIMIT 1",
+                    [Bind.text(credential.userID)]
+                )
+                guard onRecord.isEmpty else {
+                    throw StoreError(.limitReached, "The user has had a passkey: the account is not claimed again.")
+                }
+            }
             // A reservation that expired without being settled no longer holds its id: the new credential
             // replaces it. Both happen in this transaction, or neither.
             try db.execute(
@@ -116,6 +161,12 @@ extension SQLitePasskeyStore {
                 binds
             )
             try Self.write(db, flowUpdate.applied(to: flow, at: time))
+            if let displayName {
+                try db.execute(
+                    "UPDATE users SET display_name = ? WHERE id = ?",
+                    [Bind.text(displayName), Bind.text(credential.userID)]
+                )
+            }
         }
     }
 

@@ -2,7 +2,7 @@ public import Foundation
 public import PasskeyStorage
 
 extension SQLitePasskeyStore {
-    public func createWebSession(_ session: WebSessionRecord) async throws(StoreError) {
+    public func createWebSession(_ session: WebSessionRecord, maximumPerUser: Int) async throws(StoreError) {
         // One transaction, inserting first: the primary key and the unique index refuse an id or secret in use
         // (expired or not), the foreign key a missing user, and then nothing is deleted.
         try await connection.session { database in
@@ -18,6 +18,17 @@ extension SQLitePasskeyStore {
                 """,
                 [Bind.date(session.createdAt), Bind.integer(WebSessionRecord.removedPerCall)]
             )
+            // The user's oldest sessions beyond the bound end, along the user's index.
+            if let userID = session.userID {
+                try database.execute(
+                    """
+                    DELETE FROM web_sessions WHERE user_id = ?1 AND id NOT IN (
+                        SELECT id FROM web_sessions WHERE user_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2
+                    )
+                    """,
+                    [Bind.text(userID), Bind.integer(Int64(max(1, maximumPerUser)))]
+                )
+            }
         }
     }
 
@@ -39,6 +50,27 @@ extension SQLitePasskeyStore {
                 ORDER BY created_at DESC, id DESC
                 """,
                 [Bind.text(userID), Bind.date(time)]
+            ).map(WebSessionRows.decode)
+        }
+    }
+
+    public func webSessions(
+        userID: String?,
+        at time: Date,
+        offset: Int,
+        limit: Int
+    ) async throws(StoreError) -> [WebSessionRecord] {
+        guard limit > 0 else { return [] }
+        let owner = userID == nil ? "user_id IS NULL AND kind = 'console'" : "user_id = ?3"
+        return try await connection.session { db in
+            try db.rows(
+                """
+                SELECT \(WebSessionRows.columns) FROM web_sessions WHERE \(owner) AND expires_at > ?4
+                ORDER BY created_at DESC, id DESC LIMIT ?1 OFFSET ?2
+                """,
+                [
+                    Bind.integer(Int64(limit)), Bind.integer(Int64(max(0, offset))), Bind.text(userID), Bind.date(time),
+                ]
             ).map(WebSessionRows.decode)
         }
     }

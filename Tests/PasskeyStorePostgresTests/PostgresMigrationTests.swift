@@ -45,8 +45,16 @@ struct PostgresMigrationTests {
         try await schema.execute("DELETE FROM schema_migrations WHERE version = 9")
     }
 
+    /// Takes the console passkeys (version 11) out of the schema.
+    func dropConsolePasskeys(in schema: TestSchema) async throws {
+        try await schema.execute("DROP INDEX web_sessions_break_glass")
+        try await schema.execute("ALTER TABLE credentials DROP COLUMN console_enrolled")
+        try await schema.execute("DELETE FROM schema_migrations WHERE version = 11")
+    }
+
     /// Takes the schema back to version 5, as the release before purging left it.
     func dropPurgeIndexes(in schema: TestSchema) async throws {
+        try await dropConsolePasskeys(in: schema)
         try await dropCrossPlatformSessions(in: schema)
         try await dropUniqueUserNames(in: schema)
         try await dropRecoveryAttempts(in: schema)

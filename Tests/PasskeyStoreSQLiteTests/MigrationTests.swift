@@ -36,11 +36,13 @@ struct MigrationTests {
         }
     }
 
-    /// Inserts the credential as the code of schema versions 1 to 3 did, without the column `workflow_run_id`.
+    /// Inserts the credential as the code of schema versions 1 to 3 did, without the columns `workflow_run_id` and
+    /// `console_enrolled` (the last two).
     private func insertCredentialBeforeWorkflowRuns(_ credential: CredentialRecordRow, in path: String) async throws {
         #expect(credential.workflowRunID == nil)
-        let columns = CredentialRows.columns.replacingOccurrences(of: ", workflow_run_id", with: "")
-        let binds = try CredentialRows.binds(credential).dropLast()
+        #expect(!credential.consoleEnrolled)
+        let columns = CredentialRows.columns.replacingOccurrences(of: ", workflow_run_id, console_enrolled", with: "")
+        let binds = try CredentialRows.binds(credential).dropLast(2)
         let placeholders = Array(repeating: "?", count: binds.count).joined(separator: ", ")
         try await withRawConnection(to: path) { connection in
             _ = try await connection.query(

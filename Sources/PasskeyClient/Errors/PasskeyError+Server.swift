@@ -87,6 +87,10 @@ extension PasskeyError.Code {
         "WEBHOOK_TIMESTAMP_INVALID": .serverError,
         "WEBHOOK_EVENT_REPLAYED": .serverError,
         "OPERATOR_REQUIRED": .authenticatorNotAllowed,
+        // The operator console's and the demo's own refusals; an app meets them only by calling the pages.
+        "CONSOLE_PASSKEY_REQUIRED": .authenticatorNotAllowed,
+        "CONSOLE_ENROLMENT_FORBIDDEN": .authenticatorNotAllowed,
+        "OPERATOR_ACCOUNT_RESTRICTED": .authenticatorNotAllowed,
     ]
 
     private static func looksLikeCode(_ text: String) -> Bool {

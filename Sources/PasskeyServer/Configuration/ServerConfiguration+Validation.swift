@@ -150,6 +150,9 @@ extension ServerConfiguration {
         guard (60...2_592_000).contains(web.sessionLifetime) else {
             throw ConfigurationError(field: "web.sessionLifetime", "must be 60 to 2592000 seconds")
         }
+        guard (1...1000).contains(web.maxSessionsPerUser) else {
+            throw ConfigurationError(field: "web.maxSessionsPerUser", "must be 1 to 1000")
+        }
         for (index, id) in web.operators.enumerated() where (try? Validation.userID(id)) == nil {
             throw ConfigurationError(
                 field: "web.operators[\(index)]",

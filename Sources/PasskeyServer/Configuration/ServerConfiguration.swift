@@ -181,13 +181,18 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         /// break-glass, with a backend API key.
         public var console = true
         /// The users (by user id) who may sign in to the console with their own passkeys: an operator signs up on the
-        /// demo page (or is registered by the backend) and is named here. The console audits them as `user:<id>`.
+        /// demo page (or is registered by the backend) and is named here. Only a passkey enrolled for the console
+        /// opens it, with user verification: an operator already in the console, or a break-glass session, enrols it
+        /// on the operator's user page. The console audits them as `user:<id>`.
         public var operators: [String] = []
         /// The key that signs the pages' session cookies (at least 32 characters). Without it a random key is made
         /// at start, so sessions end when the server restarts; servers sharing a database need the same key.
         public var sessionSecret: String?
         /// How long a signed-in session lasts, in seconds.
         public var sessionLifetime = 43_200
+        /// Signed-in sessions a user keeps at most (of the demo and the console together): a new sign-in ends the
+        /// user's oldest sessions beyond it.
+        public var maxSessionsPerUser = 10
         public init() {}
     }
 

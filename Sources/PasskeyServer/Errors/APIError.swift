@@ -181,6 +181,7 @@ extension APIError {
 extension APIError {
     static let web: [Code] = [
         "OPERATOR_REQUIRED", "DEMO_ACCOUNT_REQUIRED", "USER_NAME_TAKEN", "CSRF_TOKEN_INVALID", "SIGN_IN_REQUIRED",
+        "CONSOLE_PASSKEY_REQUIRED", "OPERATOR_ACCOUNT_RESTRICTED", "CONSOLE_ENROLMENT_FORBIDDEN",
     ]
     static let operatorRequired = Self(
         "OPERATOR_REQUIRED",

@@ -42,7 +42,8 @@ struct FailureLimit: Sendable {
         )
     }
 
-    /// Wrong API keys at the operator console's sign-in from one client address.
+    /// Console sign-ins from one client address that did not succeed: wrong API keys, and passkey sign-ins started
+    /// and not completed by an operator's console passkey.
     static func consoleSignIns(clientIP: String?, limit: Int, window: TimeInterval) -> Self {
         Self(key: "console-sign-in:ip:" + (clientIP ?? "unknown"), limit: limit, window: window)
     }

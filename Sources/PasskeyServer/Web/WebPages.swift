@@ -40,6 +40,8 @@ struct WebPages: Sendable {
         }
         if web.console {
             registerConsole(on: router)
+            registerConsolePasskeys(on: router)
+            registerConsoleSessions(on: router)
             registerRecovery(on: router)
         }
     }
@@ -109,7 +111,7 @@ struct WebPages: Sendable {
             context: context,
             cookies: cookies,
             session: session,
-            signedIn: signedIn?.kind == cookies.kind ? signedIn : nil,
+            signedIn: signedIn.flatMap { $0.kind == cookies.kind && holds($0) ? $0 : nil },
             csrfToken: cookies.csrfToken(for: session),
             form: form,
             now: now

@@ -1,7 +1,7 @@
 public import Foundation
 
 extension MemoryPasskeyStore {
-    public func createWebSession(_ session: WebSessionRecord) throws(StoreError) {
+    public func createWebSession(_ session: WebSessionRecord, maximumPerUser: Int) throws(StoreError) {
         guard webSessionsByID[session.id] == nil else {
             throw StoreError(.duplicate, "A web session with id \(session.id) exists.")
         }
@@ -16,6 +16,15 @@ extension MemoryPasskeyStore {
             .prefix(WebSessionRecord.removedPerCall)
         for old in expired { webSessionsByID[old.id] = nil }
         webSessionsByID[session.id] = session
+        if let userID = session.userID {
+            let kept = Set(
+                Self.newestFirst(webSessionsByID.values.filter { $0.userID == userID })
+                    .prefix(max(1, maximumPerUser)).map(\.id)
+            )
+            for old in webSessionsByID.values where old.userID == userID && !kept.contains(old.id) {
+                webSessionsByID[old.id] = nil
+            }
+        }
     }
 
     public func webSession(secretHash: [UInt8], at time: Date) -> WebSessionRecord? {
@@ -23,7 +32,22 @@ extension MemoryPasskeyStore {
     }
 
     public func webSessions(userID: String, at time: Date) -> [WebSessionRecord] {
-        webSessionsByID.values.filter { $0.userID == userID && $0.isLive(at: time) }.sorted { first, second in
+        Self.newestFirst(webSessionsByID.values.filter { $0.userID == userID && $0.isLive(at: time) })
+    }
+
+    public func webSessions(userID: String?, at time: Date, offset: Int, limit: Int) -> [WebSessionRecord] {
+        guard limit > 0 else { return [] }
+        let matching = webSessionsByID.values.filter { session in
+            guard session.isLive(at: time) else { return false }
+            if let userID { return session.userID == userID }
+            return session.userID == nil && session.kind == .console
+        }
+        return Array(Self.newestFirst(matching).dropFirst(max(0, offset)).prefix(limit))
+    }
+
+    /// By `createdAt`, newest first, and those created at the same time in descending byte order of their ids.
+    private static func newestFirst(_ sessions: some Sequence<WebSessionRecord>) -> [WebSessionRecord] {
+        sessions.sorted { first, second in
             if first.createdAt != second.createdAt { return first.createdAt > second.createdAt }
             return second.id.utf8.lexicographicallyPrecedes(first.id.utf8)
         }

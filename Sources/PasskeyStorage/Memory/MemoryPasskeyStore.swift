@@ -174,6 +174,21 @@ public actor MemoryPasskeyStore: PasskeyStore {
         flows[flowID] = flowUpdate.applied(to: flow, at: time)
     }
 
+    public func insertFirstCredential(
+        _ credential: CredentialRecordRow,
+        displayName: String,
+        flowID: String,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) throws(StoreError) {
+        let onRecord = credentialsByID.values.count { $0.userID == credential.userID && $0.status != .reserved }
+        guard onRecord == 0 else {
+            throw StoreError(.limitReached, "The user has had a passkey: the account is not claimed again.")
+        }
+        try insertCredential(credential, maximumActive: 1, flowID: flowID, flowUpdate: flowUpdate, at: time)
+        users[credential.userID]?.displayName = displayName
+    }
+
     public func settleReservation(
         flowID: String,
         finalize: Bool,

@@ -35,6 +35,9 @@ public struct CredentialRecordRow: Sendable, Hashable, Codable {
     public var revokedAt: Date?
     /// The identity-verification run (``WorkflowRunRecord``) the credential was created after, when there was one.
     public var workflowRunID: String?
+    /// Whether it opens the operator console for its user: set only when an operator already in the console (or a
+    /// break-glass session) enrolled it there, never by the demo or the API.
+    public var consoleEnrolled: Bool
 
     public init(
         id: [UInt8],
@@ -58,7 +61,8 @@ public struct CredentialRecordRow: Sendable, Hashable, Codable {
         createdAt: Date,
         lastUsedAt: Date? = nil,
         revokedAt: Date? = nil,
-        workflowRunID: String? = nil
+        workflowRunID: String? = nil,
+        consoleEnrolled: Bool = false
     ) {
         self.id = id
         self.userID = userID
@@ -82,6 +86,7 @@ public struct CredentialRecordRow: Sendable, Hashable, Codable {
         self.lastUsedAt = lastUsedAt
         self.revokedAt = revokedAt
         self.workflowRunID = workflowRunID
+        self.consoleEnrolled = consoleEnrolled
     }
 
     /// Whether it counts toward the user's limit and name uniqueness at `time`.

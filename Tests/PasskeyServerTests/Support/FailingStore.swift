@@ -136,6 +136,23 @@ final class FailingStore: PasskeyStore {
         return await base.redeemResult(flowID: flowID, resultTokenHash: resultTokenHash, at: time)
     }
 
+    func insertFirstCredential(
+        _ credential: CredentialRecordRow,
+        displayName: String,
+        flowID: String,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) async throws(StoreError) {
+        try check()
+        try await base.insertFirstCredential(
+            credential,
+            displayName: displayName,
+            flowID: flowID,
+            flowUpdate: flowUpdate,
+            at: time
+        )
+    }
+
     func insertCredential(
         _ credential: CredentialRecordRow,
         maximumActive: Int,
@@ -204,9 +221,9 @@ final class FailingStore: PasskeyStore {
         return await base.limitWindows(keyHashes: keyHashes, at: time)
     }
 
-    func createWebSession(_ session: WebSessionRecord) async throws(StoreError) {
+    func createWebSession(_ session: WebSessionRecord, maximumPerUser: Int) async throws(StoreError) {
         try check()
-        try await base.createWebSession(session)
+        try await base.createWebSession(session, maximumPerUser: maximumPerUser)
     }
 
     func webSession(secretHash: [UInt8], at time: Date) async throws(StoreError) -> WebSessionRecord? {
@@ -217,6 +234,18 @@ final class FailingStore: PasskeyStore {
     func webSessions(userID: String, at time: Date) async throws(StoreError) -> [WebSessionRecord] {
         try check()
         return await base.webSessions(userID: userID, at: time)
+    }
+
+    func webSessions(
+        userID: String?,
+        at time: Date,
+        offset: Int,
+        limit: Int
+    ) async throws(StoreError)
+        -> [WebSessionRecord]
+    {
+        try check()
+        return await base.webSessions(userID: userID, at: time, offset: offset, limit: limit)
     }
 
     func deleteWebSession(id: String) async throws(StoreError) -> Bool {

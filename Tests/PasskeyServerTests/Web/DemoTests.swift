@@ -84,7 +84,7 @@ struct DemoTests {
         }
     }
 
-    @Test("a user name with a passkey is taken; a bad user name is refused; an unknown one cannot sign in")
+    @Test("a user name with a passkey is taken; a bad user name is refused; an unknown one is answered as any other")
     func userNames() async throws {
         let server = try TestServer()
         try await server.withAPI { api in
@@ -105,7 +105,8 @@ struct DemoTests {
                     .badRequest
                 )
             }
-            expectError(try await other.post("/demo/sign-in", json: #"{"userName": "carol"}"#), "NOT_FOUND", .notFound)
+            // The demo's sign-in never looks a name up (WebSessionBoundTests): an unknown name gets a sign-in too.
+            #expect(try await other.post("/demo/sign-in", json: #"{"userName": "carol"}"#).status == .created)
         }
     }
 

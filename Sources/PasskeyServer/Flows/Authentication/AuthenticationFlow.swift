@@ -7,8 +7,10 @@ import WebAuthn
 /// Flow 2 of DESIGN §3: sign-in, with a username or without (discoverable credentials), in standard or
 /// step-up mode; the result is redeemed once by the integrator's backend.
 extension PasskeyService {
+    /// - Parameter requireUserVerification: user verification is required whatever the policy (the console's).
     func createAuthentication(
         _ request: CreateAuthenticationRequest,
+        requireUserVerification: Bool = false,
         by caller: Caller
     ) async throws(APIError) -> CreateAuthenticationResponse {
         guard let mode = SignInMode(rawValue: request.mode ?? "standard") else {
@@ -44,7 +46,8 @@ extension PasskeyService {
                     mode: mode,
                     action: action,
                     transaction: stepUp.transaction,
-                    identityVerification: stepUp.identityVerification ? true : nil
+                    identityVerification: stepUp.identityVerification ? true : nil,
+                    userVerificationRequired: requireUserVerification ? true : nil
                 )
             )
         )
@@ -106,7 +109,7 @@ extension PasskeyService {
         )
         var builder = RequestOptionsBuilder(relyingPartyID: configuration.rpId)
         builder.timeout = UInt32(configuration.expiries.challenge * 1000)
-        builder.userVerification = state.mode == .stepUp ? .required : configuration.policy.userVerification
+        builder.userVerification = state.userVerification(policy: configuration.policy.userVerification)
         do {
             return PublicKeyOptionsResponse(
                 publicKey: try builder.build(challenge: challenge, allowCredentials: allowed),
@@ -176,7 +179,7 @@ extension PasskeyService {
                 relyingPartyID: configuration.rpId,
                 origins: origins,
                 user: flow.userID == nil ? .discoverable : .identified(userHandle: owner.handle),
-                userVerification: state.mode == .stepUp ? .required : configuration.policy.userVerification,
+                userVerification: state.userVerification(policy: configuration.policy.userVerification),
                 allowCredentials: [],
                 signCountPolicy: configuration.policy.signCount == .reject ? .rejectRegression : .reportRegression,
                 allowBackupEligible: configuration.policy.allowSyncedCredentials

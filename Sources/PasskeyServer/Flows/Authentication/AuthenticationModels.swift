@@ -83,6 +83,14 @@ struct AuthenticationState: Codable, Sendable {
     /// for the handoff, so a run the first device started before the handoff neither counts nor stands in the
     /// phone's way.
     func workflowRunKey(_ flow: FlowRecord) -> String { crossPlatformSessionId ?? flow.id }
+
+    /// User verification is required whatever the policy (the operator console's sign-in).
+    var userVerificationRequired: Bool?
+
+    /// What this sign-in asks of user verification: `required` for a step-up and the console, else the policy's.
+    func userVerification(policy: UserVerificationRequirement) -> UserVerificationRequirement {
+        mode == .stepUp || userVerificationRequired == true ? .required : policy
+    }
 }
 
 struct AuthenticationResult: Codable, Sendable, Equatable {

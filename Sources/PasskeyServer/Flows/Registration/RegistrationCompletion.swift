@@ -81,12 +81,13 @@ extension PasskeyService {
             reservedUntil: state.explicitFinalize ? expiry(configuration.expiries.reservation) : nil,
             flowID: flow.id,
             createdAt: time,
-            workflowRunID: run?.id ?? state.workflowRunID
+            workflowRunID: run?.id ?? state.workflowRunID,
+            consoleEnrolled: state.consolePasskey == true
         )
     }
 
     /// Inserts `row` and completes the flow in one store operation, which refuses a credential id registered
-    /// already (§7.1 step 25), a user at the passkey limit (a sign-up: with a live passkey at all) and a name taken.
+    /// already (§7.1 step 25), a user at the passkey limit (a sign-up: with any passkey on record) and a name taken.
     /// With a `defaultName`, a name taken by a concurrent registration is replaced by the next free one and the
     /// insert tried again. A refusal marks the flow failed, is audited, and is answered with its code.
     func insertRegisteredCredential(
@@ -101,15 +102,26 @@ extension PasskeyService {
         var retries = 0
         while true {
             do throws(StoreError) {
-                // A sign-up is the user's first passkey: with one live already, the store refuses it atomically.
-                try await store.insertCredential(
-                    row,
-                    maximumActive: state.maximumActive
-                        ?? (state.newAccount == true ? 1 : configuration.policy.maxCredentialsPerUser),
-                    flowID: flow.id,
-                    flowUpdate: FlowUpdate(status: .completed, payload: completedPayload),
-                    at: time
-                )
+                let update = FlowUpdate(status: .completed, payload: completedPayload)
+                if state.newAccount == true {
+                    // A sign-up is the user's first passkey ever: with one on record (live or revoked), the store
+                    // refuses it atomically; else it writes the sign-up's display name with it.
+                    try await store.insertFirstCredential(
+                        row,
+                        displayName: state.displayName,
+                        flowID: flow.id,
+                        flowUpdate: update,
+                        at: time
+                    )
+                } else {
+                    try await store.insertCredential(
+                        row,
+                        maximumActive: state.maximumActive ?? configuration.policy.maxCredentialsPerUser,
+                        flowID: flow.id,
+                        flowUpdate: update,
+                        at: time
+                    )
+                }
                 return
             } catch let error
                 where error.code == .nameTaken && defaultName != nil

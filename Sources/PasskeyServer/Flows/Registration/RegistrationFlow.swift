@@ -6,11 +6,15 @@ import WebAuthn
 
 /// Flow 1 of DESIGN §3: registration (enroll), with optional two-phase commit.
 extension PasskeyService {
-    /// - Parameter newAccount: a sign-up (the demo's): completing it fails with `USER_NAME_TAKEN` when the user has
-    ///   a live passkey by then.
+    /// - Parameters:
+    ///   - newAccount: a sign-up (the demo's): completing it fails with `USER_NAME_TAKEN` when the user has had a
+    ///     passkey by then. Until it completes, the user's stored display name is not the one it asks for (the user
+    ///     name stands in for a user it creates): only the sign-up that completes writes its profile.
+    ///   - forConsole: the passkey is enrolled for the operator console (only the console's enrolment passes it).
     func createRegistration(
         _ request: CreateRegistrationRequest,
         newAccount: Bool = false,
+        forConsole: Bool = false,
         by caller: Caller
     ) async throws(APIError) -> CreateRegistrationResponse {
         try Validation.userID(request.userId)
@@ -43,7 +47,7 @@ extension PasskeyService {
                         id: request.userId,
                         handle: Secrets.randomBytes(32),
                         name: userName,
-                        displayName: displayName,
+                        displayName: newAccount ? userName : displayName,
                         createdAt: time
                     )
                 )
@@ -74,7 +78,8 @@ extension PasskeyService {
                     credentialName: request.credentialName,
                     explicitFinalize: explicit,
                     newAccount: newAccount ? true : nil,
-                    identityVerification: identityVerification ? true : nil
+                    identityVerification: identityVerification ? true : nil,
+                    consolePasskey: forConsole ? true : nil
                 )
             )
         )

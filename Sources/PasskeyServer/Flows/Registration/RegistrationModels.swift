@@ -57,6 +57,8 @@ struct RegistrationState: Codable, Sendable {
     /// when the recovery is finalized), and the identity-verification run of the recovery.
     var maximumActive: Int?
     var workflowRunID: String?
+    /// The passkey opens the operator console: enrolled there, by an operator in the console or a break-glass.
+    var consolePasskey: Bool?
 }
 
 /// An options response: `{"publicKey": …}`, as `PublicKeyCredential.parse…OptionsFromJSON` takes it.

@@ -11,6 +11,16 @@ extension PasskeyService {
         return try await storage { try await store.webSessions(userID: userID, at: time) }
     }
 
+    /// One page of the user's sessions that have not ended (or, without a user, of the console's break-glass
+    /// sessions), newest first: `limit` at most, after the first `offset`.
+    func webSessions(userID: String?, offset: Int, limit: Int) async throws(APIError) -> [WebSessionRecord] {
+        if let userID { try Validation.userID(userID) }
+        let time = now()
+        return try await storage {
+            try await store.webSessions(userID: userID, at: time, offset: offset, limit: limit)
+        }
+    }
+
     /// Ends one of the user's sessions (`sessionID`), or all of them; audited as `web-session.ended`.
     func endWebSessions(userID: String, sessionID: String?, by caller: Caller) async throws(APIError) {
         let ended: Int

@@ -98,7 +98,8 @@ extension RegistrationState: JSONWritable, FastJSONDecodable {
             let newAccount = json.optionalBool("newAccount", in: members),
             let identityVerification = json.optionalBool("identityVerification", in: members),
             let maximumActive = json.optionalInteger("maximumActive", in: members),
-            let workflowRunID = json.optionalString("workflowRunID", in: members)
+            let workflowRunID = json.optionalString("workflowRunID", in: members),
+            let consolePasskey = json.optionalBool("consolePasskey", in: members)
         else { return nil }
         self.init(
             userName: userName,
@@ -109,12 +110,14 @@ extension RegistrationState: JSONWritable, FastJSONDecodable {
             newAccount: newAccount,
             identityVerification: identityVerification,
             maximumActive: maximumActive,
-            workflowRunID: workflowRunID
+            workflowRunID: workflowRunID,
+            consolePasskey: consolePasskey
         )
     }
 
     func write(to writer: inout JSONWriter) {
         writer.object { writer in
+            writer.member("consolePasskey", consolePasskey)
             writer.member("credentialID", credentialID)
             writer.member("credentialName", credentialName)
             writer.member("displayName", displayName)

@@ -98,7 +98,8 @@ extension AuthenticationState: JSONWritable, FastJSONDecodable {
             let identityVerification = json.optionalBool("identityVerification", in: members),
             let allowedCredentialIDs = json.optionalStrings("allowedCredentialIDs", in: members),
             let crossPlatformSessionId = json.optionalString("crossPlatformSessionId", in: members),
-            let result = json.optional("result", in: members, as: AuthenticationResult.self)
+            let result = json.optional("result", in: members, as: AuthenticationResult.self),
+            let userVerificationRequired = json.optionalBool("userVerificationRequired", in: members)
         else { return nil }
         self.init(
             mode: mode,
@@ -107,7 +108,8 @@ extension AuthenticationState: JSONWritable, FastJSONDecodable {
             identityVerification: identityVerification,
             allowedCredentialIDs: allowedCredentialIDs,
             crossPlatformSessionId: crossPlatformSessionId,
-            result: result
+            result: result,
+            userVerificationRequired: userVerificationRequired
         )
     }
 
@@ -120,6 +122,7 @@ extension AuthenticationState: JSONWritable, FastJSONDecodable {
             writer.member("mode", mode.rawValue)
             writer.member("result", result)
             writer.member("transaction", transaction)
+            writer.member("userVerificationRequired", userVerificationRequired)
         }
     }
 }

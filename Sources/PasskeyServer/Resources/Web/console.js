@@ -18,4 +18,22 @@
       button.disabled = false;
     }
   });
+
+  // An operator's console passkey, added on their user page (by themselves, or in a break-glass session).
+  const enrol = document.getElementById("enrol-console-passkey");
+  enrol?.addEventListener("click", async () => {
+    enrol.disabled = true;
+    try {
+      const path = enrol.dataset.path;
+      const attempt = await Passkeys.post(path, {});
+      Passkeys.show(status, "info", "Follow your browser's prompt to create the console passkey…");
+      await Passkeys.register(attempt);
+      const { redirect } = await Passkeys.post(path + "/finish", { registrationAttemptId: attempt.registrationAttemptId });
+      window.location.assign(redirect);
+    } catch (error) {
+      Passkeys.showFailure(status, error);
+    } finally {
+      enrol.disabled = false;
+    }
+  });
 })();

@@ -98,7 +98,7 @@ extension WebPages {
             "account",
             layoutValues(call) + [
                 "userName": user.name, "passkeys": passkeys, "userHandle": Base64URL.encode(user.handle),
-                "displayName": user.displayName,
+                "displayName": user.displayName, "operatorAccount": isOperator(user.id),
                 "unknownCredential": call.query("done") == "deleted" ? Self.credentialIDQuery(call) : nil,
                 "notice": (problem == nil ? call.query("done").flatMap { Self.notices[$0] } : nil),
                 "problem": problem,

@@ -9,8 +9,16 @@ import WebAuthn
 /// backend API keys as a break-glass (audited as `operator:<key name>`). The console's session is its own, apart
 /// from the demo's, and lasts an hour at most.
 extension WebPages {
-    /// Failed console sign-ins allowed per client IP and minute, counted in the store for all server processes.
+    /// Failed console sign-ins allowed per client IP and minute, counted in the store for all server processes:
+    /// wrong API keys and passkey sign-ins that did not succeed, together.
     static let consoleSignInAttempts = 10
+
+    /// Sessions listed on one page of a user's page (and of the break-glass sessions).
+    static let sessionsPerPage = 20
+
+    func consoleSignInLimit(_ call: WebCall) -> FailureLimit {
+        FailureLimit.consoleSignIns(clientIP: call.context.clientIP, limit: Self.consoleSignInAttempts, window: 60)
+    }
 
     func registerConsole(on router: Router<PasskeyRequestContext>) {
         router.get("/console") { request, context in
@@ -21,11 +29,7 @@ extension WebPages {
         }
         router.post("/console/sign-in") { request, context in
             try await page(request, context) { call throws(APIError) in
-                let limit = FailureLimit.consoleSignIns(
-                    clientIP: call.context.clientIP,
-                    limit: Self.consoleSignInAttempts,
-                    window: 60
-                )
+                let limit = consoleSignInLimit(call)
                 try await service.countAttempt(limit)
                 guard let name = service.apiKeyName(for: call.form["apiKey"] ?? "") else {
                     return consoleSignInPage(
@@ -43,8 +47,11 @@ extension WebPages {
         router.post("/console/sign-in/passkey") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
                 guard !service.configuration.web.operators.isEmpty else { throw APIError.operatorRequired }
+                // Counted as the API key's sign-ins are, per client address; given back when the sign-in succeeds.
+                try await service.countAttempt(consoleSignInLimit(call))
                 let session = try await service.createAuthentication(
                     CreateAuthenticationRequest(userId: nil, mode: nil, action: "console.sign-in", transaction: nil),
+                    requireUserVerification: true,
                     by: call.caller("web:console")
                 )
                 call.session.pendingFlowID = session.biometricPasskeySessionId
@@ -54,9 +61,8 @@ extension WebPages {
         router.post("/console/sign-in/passkey/finish") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
                 let result = try await redeemPendingSignIn(&call, as: "web:console")
-                guard service.configuration.web.operators.contains(result.userId) else {
-                    throw APIError.operatorRequired
-                }
+                try await requireConsolePasskey(result)
+                await service.releaseAttempt(consoleSignInLimit(call))
                 let name = "user:\(result.userId)"
                 try await signIn(&call, userID: result.userId, operatorName: name, credentialID: result.credentialId)
                 await service.audit("console.signed-in", by: call.caller("operator:\(name)"), userID: nil, subject: nil)
@@ -153,6 +159,8 @@ extension WebPages {
         guard let user = try await service.storage({ try await service.store.user(id: userID) }) else {
             throw APIError.notFound("No user \(userID).")
         }
+        let consolePasskeys = try await service.storage { try await service.store.credentials(userID: userID) }
+            .filter(\.consoleEnrolled).map { Base64URL.encode($0.id) }
         let credentials: [[String: Any]] = try await service.listCredentials(userID: userID).credentials.map {
             [
                 "credentialId": $0.credentialId, "name": $0.name, "kind": $0.kind,
@@ -164,9 +172,12 @@ extension WebPages {
                     trusted: $0.attestationTrusted
                 ),
                 "created": Self.readable($0.createdAt), "lastUsed": $0.lastUsedAt.map(Self.readable) ?? "Never",
+                "console": consolePasskeys.contains($0.credentialId),
             ]
         }
-        let sessions: [[String: Any]] = try await service.webSessions(userID: userID).map {
+        let from = max(0, call.query("sessionsFrom").flatMap(Int.init) ?? 0)
+        let page = try await service.webSessions(userID: userID, offset: from, limit: Self.sessionsPerPage + 1)
+        let sessions: [[String: Any]] = page.prefix(Self.sessionsPerPage).map {
             [:] + [
                 "sessionId": $0.id, "kind": $0.kind == .console ? "Operator console" : "Account pages",
                 "created": Self.readable($0.createdAt), "expires": Self.readable($0.expiresAt),
@@ -178,7 +189,14 @@ extension WebPages {
             consoleValues(call) + [
                 "userID": user.id, "userName": user.name, "displayName": user.displayName,
                 "created": Self.readable(user.createdAt), "credentials": credentials, "sessions": sessions,
-                "notice": call.query("done").flatMap { ["revoked": "Passkey revoked.", "ended": "Signed out."][$0] },
+                "notice": call.query("done").flatMap {
+                    ["revoked": "Passkey revoked.", "ended": "Signed out.", "enrolled": "Console passkey added."][$0]
+                },
+                "canEnrol": isOperator(userID) && (call.signedIn?.userID == nil || call.signedIn?.userID == userID),
+                "newerSessionsURL": from > 0
+                    ? "/console/users/\(userID)?sessionsFrom=\(max(0, from - Self.sessionsPerPage))" : nil,
+                "olderSessionsURL": page.count > Self.sessionsPerPage
+                    ? "/console/users/\(userID)?sessionsFrom=\(from + Self.sessionsPerPage)" : nil,
             ]
         )
     }

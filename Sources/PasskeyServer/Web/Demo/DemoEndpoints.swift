@@ -90,10 +90,17 @@ extension WebPages {
         }
         router.post("/demo/sign-in/finish") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
+                let flowID = call.session.pendingFlowID ?? ""
                 let result = try await redeemPendingSignIn(&call, as: Self.demoActor)
                 guard let user = try await service.storage({ try await service.store.user(id: result.userId) }),
                     Self.isDemoUser(user)
                 else { throw APIError.demoAccountsOnly }
+                // A phone's approval can be relayed by whoever shows its QR code: never for an operator's account.
+                if isOperator(user.id),
+                    try await service.storage({ try await service.store.crossPlatformSession(flowID: flowID) }) != nil
+                {
+                    throw APIError.operatorAccountRestricted
+                }
                 try await signIn(&call, userID: result.userId, credentialID: result.credentialId)
                 return JSONBody.response(Redirect(redirect: "/account"))
             }
@@ -101,6 +108,7 @@ extension WebPages {
         router.post("/demo/passkeys") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
                 let user = try await signedInUser(call)
+                guard !isOperator(user.id) else { throw APIError.operatorAccountRestricted }
                 let body = try await decode(AddPasskeyRequest.self, call)
                 return try await startRegistration(
                     &call,
@@ -121,22 +129,19 @@ extension WebPages {
         }
     }
 
-    /// A sign-in session for the user of that name (or for whoever answers, without one), remembered as the one this
-    /// browser may finish.
+    /// A sign-in session for whoever answers with a passkey, remembered as the one this browser may finish.
+    ///
+    /// A user name, when one is given, is checked for its form only and never looked up: the answer and its options
+    /// (an empty `allowCredentials`) are the same for every name — a demo account's, an integrator's user's, or
+    /// nobody's — so the demo tells no one which names exist nor which credential ids they have. The passkey that
+    /// answers names its account; only a demo account is signed in.
     func createDemoSignIn(
         _ call: inout WebCall,
         userName: String?
     ) async throws(APIError) -> CreateAuthenticationResponse {
-        // One lookup by user name, whoever created the user.
-        var userID: String?
-        if let name = try Self.nonEmpty(userName).map(Self.userName) {
-            guard let user = try await service.storage({ try await service.store.user(name: name) }) else {
-                throw APIError.notFound("No account has this user name; check it, or sign up.")
-            }
-            userID = user.id
-        }
+        _ = try Self.nonEmpty(userName).map(Self.userName)
         let session = try await service.createAuthentication(
-            CreateAuthenticationRequest(userId: userID, mode: nil, action: "demo.sign-in", transaction: nil),
+            CreateAuthenticationRequest(userId: nil, mode: nil, action: "demo.sign-in", transaction: nil),
             by: call.caller(Self.demoActor)
         )
         call.session.pendingFlowID = session.biometricPasskeySessionId

@@ -27,7 +27,8 @@ extension WebPages {
             createdAt: call.now,
             expiresAt: call.now.addingTimeInterval(lifetime)
         )
-        try await service.storage { try await service.store.createWebSession(record) }
+        let bound = service.configuration.web.maxSessionsPerUser
+        try await service.storage { try await service.store.createWebSession(record, maximumPerUser: bound) }
         call.signedIn = record
     }
 

@@ -47,6 +47,7 @@ extension PageTemplates {
             <dt>Assurance</dt><dd id="step-up-assurance"></dd>
           </dl>
         </section>
+        {{^operatorAccount}}
         <section class="card spaced" aria-labelledby="add-heading">
           <h2 id="add-heading">Add a passkey</h2>
           <form id="add-passkey" class="row" novalidate>
@@ -57,6 +58,8 @@ extension PageTemplates {
             <button type="submit">Add a passkey</button>
           </form>
         </section>
+        {{/operatorAccount}}
+        {{#operatorAccount}}<p class="hint spaced" id="operator-account">This is an operator's account: its passkeys are added in the operator console.</p>{{/operatorAccount}}
         {{/main}}
         {{/layout}}
         """#

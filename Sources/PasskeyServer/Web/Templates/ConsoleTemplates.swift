@@ -3,6 +3,7 @@ extension PageTemplates {
     static let consoleNav = #"""
         <a href="/console">Users</a>
         <a href="/console/audit">Audit log</a>
+        <a href="/console/sessions">Break-glass sessions</a>
         <span>Operator <strong>{{{operatorName}}}</strong></span>
         <form method="post" action="/console/sign-out"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" class="link" id="console-sign-out">Sign out</button></form>
         """#
@@ -74,6 +75,7 @@ extension PageTemplates {
     static let consoleUser = #"""
         {{<layout}}
         {{$title}}{{{userName}}} · operator console{{/title}}
+        {{$scripts}}{{#canEnrol}}<script src="/assets/passkeys.js" defer></script><script src="/assets/console.js" defer></script>{{/canEnrol}}{{/scripts}}
         {{$nav}}{{>console-nav}}{{/nav}}
         {{$mainClass}}wide{{/mainClass}}
         {{$main}}
@@ -86,13 +88,21 @@ extension PageTemplates {
         <p><a href="/console/audit?userId={{{userID}}}">This user's audit events</a></p>
         <form method="post" action="/console/users/{{{userID}}}/recovery" class="spaced"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" id="start-recovery">Start recovery</button> <span class="hint">A one-time link for the person to get back in on a new device.</span></form>
         {{#notice}}<p class="status ok" role="status">{{{notice}}}</p>{{/notice}}
+        {{#canEnrol}}
+        <section class="card spaced" aria-labelledby="console-passkey-heading">
+          <h2 id="console-passkey-heading">Console passkey</h2>
+          <p>Only a passkey added here opens the console for this operator, and only with user verification.</p>
+          <p id="status" class="status" role="status" aria-live="polite"></p>
+          <button type="button" id="enrol-console-passkey" data-path="/console/users/{{{userID}}}/console-passkeys">Add a console passkey</button>
+        </section>
+        {{/canEnrol}}
         <h2>Passkeys</h2>
         <div class="table-scroll">
         <table>
           <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Authenticator</th><th scope="col">Attestation</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Credential id</th><th scope="col"><span class="sr-only">Action</span></th></tr></thead>
           <tbody>
           {{#credentials}}
-            <tr><td>{{{name}}}</td><td>{{{kind}}}</td><td>{{{authenticator}}}</td><td>{{{attestation}}}</td><td>{{{created}}}</td><td>{{{lastUsed}}}</td><td class="mono">{{{credentialId}}}</td>
+            <tr><td>{{{name}}}{{#console}} <span class="hint console-passkey">(console)</span>{{/console}}</td><td>{{{kind}}}</td><td>{{{authenticator}}}</td><td>{{{attestation}}}</td><td>{{{created}}}</td><td>{{{lastUsed}}}</td><td class="mono">{{{credentialId}}}</td>
               <td><form method="post" action="/console/credentials/{{{credentialId}}}/revoke"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" class="danger revoke" aria-label="Revoke {{{name}}}">Revoke</button></form></td></tr>
           {{/credentials}}
           {{^credentials}}<tr><td colspan="8">No active passkeys.</td></tr>{{/credentials}}
@@ -112,6 +122,7 @@ extension PageTemplates {
           </tbody>
         </table>
         </div>
+        <nav class="pager" aria-label="Pages of sessions">{{#newerSessionsURL}}<a href="{{{newerSessionsURL}}}">Newer sessions</a>{{/newerSessionsURL}}{{#olderSessionsURL}}<a href="{{{olderSessionsURL}}}" rel="next">Older sessions</a>{{/olderSessionsURL}}</nav>
         {{#sessions.0}}<form method="post" action="/console/users/{{{userID}}}/sessions/end" class="spaced"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" class="danger" id="end-all-sessions">Sign out everywhere</button></form>{{/sessions.0}}
         {{/main}}
         {{/layout}}
@@ -146,6 +157,33 @@ extension PageTemplates {
         </table>
         </div>
         <nav class="pager" aria-label="Pages">{{#newestURL}}<a href="{{{newestURL}}}">Newest</a>{{/newestURL}}{{#olderURL}}<a href="{{{olderURL}}}" rel="next">Older events</a>{{/olderURL}}</nav>
+        {{/main}}
+        {{/layout}}
+        """#
+
+    /// `/console/sessions`: the console's sessions signed in with an API key (break-glass), with sign-out.
+    static let consoleSessions = #"""
+        {{<layout}}
+        {{$title}}Break-glass sessions · operator console{{/title}}
+        {{$nav}}{{>console-nav}}{{/nav}}
+        {{$mainClass}}wide{{/mainClass}}
+        {{$main}}
+        <h1>Break-glass sessions</h1>
+        <p class="lead">Console sessions signed in with an API key. A session whose key is no longer configured is refused already.</p>
+        {{#notice}}<p class="status ok" role="status">{{{notice}}}</p>{{/notice}}
+        <div class="table-scroll spaced">
+        <table>
+          <thead><tr><th scope="col">Session</th><th scope="col">API key</th><th scope="col">Signed in</th><th scope="col">Ends</th><th scope="col">Client address</th><th scope="col"><span class="sr-only">Action</span></th></tr></thead>
+          <tbody>
+          {{#sessions}}
+            <tr><td class="mono">{{{sessionId}}}</td><td>{{{operator}}}</td><td>{{{created}}}</td><td>{{{expires}}}</td><td class="mono">{{{clientIP}}}</td>
+              <td><form method="post" action="/console/sessions/{{{sessionId}}}/end"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" class="danger end-session">Sign out</button></form></td></tr>
+          {{/sessions}}
+          {{^sessions}}<tr><td colspan="6">No break-glass sessions.</td></tr>{{/sessions}}
+          </tbody>
+        </table>
+        </div>
+        <nav class="pager" aria-label="Pages">{{#newerURL}}<a href="{{{newerURL}}}">Newer sessions</a>{{/newerURL}}{{#olderURL}}<a href="{{{olderURL}}}" rel="next">Older sessions</a>{{/olderURL}}</nav>
         {{/main}}
         {{/layout}}
         """#
