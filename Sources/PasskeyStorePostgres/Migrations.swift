@@ -231,6 +231,7 @@ enum Migrations {
             ]
         ),
         uniqueUserNames,
+        recoveryStarter,
     ]
 
     /// The newest schema version this code knows.

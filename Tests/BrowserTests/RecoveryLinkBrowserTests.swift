@@ -40,7 +40,9 @@ struct RecoveryLinkBrowserTests {
                 // The page read the token before it left: the recovery can still start from here.
                 #expect(try await device.evaluate("document.getElementById('recover-start').disabled") == false)
                 #expect(
-                    try await device.evaluate("document.getElementById('status').textContent.includes('whole recovery link')")
+                    try await device.evaluate(
+                        "document.getElementById('status').textContent.includes('whole recovery link')"
+                    )
                         == false
                 )
             }

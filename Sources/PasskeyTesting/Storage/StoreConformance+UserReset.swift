@@ -1,5 +1,5 @@
 import Foundation
-public import PasskeyStorage
+import PasskeyStorage
 
 /// A user's reset ends every in-flight flow of theirs in the same transaction (see ``PasskeyStore``): checked for
 /// each operation that resets a user.
@@ -12,7 +12,7 @@ extension StoreConformance {
         },
         StoreConformanceCheck("signing a user out everywhere ends their in-flight flows") { store in
             let fixture = try await UserResetFixture.make(in: store)
-            _ = try await store.deleteWebSessions(userID: fixture.user.id, credentialID: nil)
+            _ = try await store.signOutEverywhere(userID: fixture.user.id, at: Fixture.now + 1)
             try await fixture.requireEnded(in: store)
         },
         StoreConformanceCheck("finalizing a recovery ends the user's in-flight flows and other attempts") { store in
@@ -48,7 +48,7 @@ extension StoreConformance {
         StoreConformanceCheck("a reset leaves other users' flows alone") { store in
             let fixture = try await UserResetFixture.make(in: store)
             let bystander = try await UserResetFixture.make(in: store)
-            _ = try await store.deleteWebSessions(userID: fixture.user.id, credentialID: nil)
+            _ = try await store.signOutEverywhere(userID: fixture.user.id, at: Fixture.now + 1)
             let registration = try await store.flow(id: bystander.registration.id)
             let handoff = try await store.crossPlatformSession(id: bystander.handoff.id)
             let attempt = try await store.recoveryAttempt(id: bystander.attempt.id)
@@ -139,7 +139,10 @@ struct UserResetFixture {
     func requireEnded(in store: any PasskeyStore) async throws {
         for flow in [registration, reservedFlow, verifying, completed] {
             let current = try await store.flow(id: flow.id)
-            try require(current?.status == .aborted, "flow \(flow.id) must be aborted, is \(String(describing: current))")
+            try require(
+                current?.status == .aborted,
+                "flow \(flow.id) must be aborted, is \(String(describing: current))"
+            )
         }
         try require(
             try await store.consumeChallenge(

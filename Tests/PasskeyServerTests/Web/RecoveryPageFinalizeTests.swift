@@ -29,7 +29,9 @@ struct RecoveryPageFinalizeTests {
             _ = try await device.get("/recover")
             let refused = try await device.post(
                 "/recover/finalize",
-                body: ["recoveryAttemptId": start.recoveryAttemptId, "continuationToken": registration.continuationToken]
+                body: [
+                    "recoveryAttemptId": start.recoveryAttemptId, "continuationToken": registration.continuationToken,
+                ]
             )
             expectError(refused, "RECOVERY_FINALIZE_BY_BACKEND", .forbidden)
             let status = try await api.backend(.get, Recovery.attempt(start.recoveryAttemptId))
@@ -78,7 +80,8 @@ struct RecoveryPageFinalizeTests {
             var guesser = TestAuthenticator()
             let response = try api.registrationResponse(registration.publicKey, authenticator: &guesser)
             var answers: [APIResponse] = []
-            for id in [pending.recoveryAttemptId, cancelled.recoveryAttemptId, exchanged.recoveryAttemptId, "rec_none"] {
+            for id in [pending.recoveryAttemptId, cancelled.recoveryAttemptId, exchanged.recoveryAttemptId, "rec_none"]
+            {
                 answers.append(try await api.completeRecovery(id, response, continuationToken: "pkc_guess"))
             }
             for answer in answers { expectError(answer, "RECOVERY_TOKEN_INVALID", .unauthorized) }
