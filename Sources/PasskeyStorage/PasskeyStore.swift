@@ -8,6 +8,17 @@ public import Foundation
 /// (challenges, tokens, web session secrets) reach the store only as SHA-256 hashes, and so do the keys of limit
 /// windows (client addresses, credential ids).
 ///
+/// A user's reset — ``finalizeRecovery(attemptID:revoking:at:)``, ``revokeCredential(id:at:)``,
+/// ``signOutEverywhere(userID:at:)`` and ``deleteUser(id:)`` — ends, in its own transaction, every flow of the user
+/// still in flight: their flows that may still issue options or complete (``FlowStatus/inFlight``), their completed
+/// sign-ins whose result is not redeemed and their registrations whose credential is reserved become `.aborted` with
+/// their challenges cleared; their reserved credentials are deleted; their handoffs that may still go on
+/// (``CrossPlatformSessionRecord/Status/inFlight``) become `.rejected`; and their other open recovery attempts become
+/// `.cancelled` (deleting the user deletes all of these instead). A credential is never inserted for an `.aborted`
+/// flow, so a registration opened before the reset either completed before it — and the reset treats its credential
+/// as it treats the user's others — or is refused, even when it races the reset on another server. Each adapter
+/// writes this once, in one helper every reset calls.
+///
 /// Adapters: ``MemoryPasskeyStore`` (tests), `SQLitePasskeyStore` (the embedded default) and
 /// `PostgresPasskeyStore` (scale-out). `PasskeyTesting.StoreConformance` checks any adapter.
 public protocol PasskeyStore: Sendable {
@@ -20,7 +31,8 @@ public protocol PasskeyStore: Sendable {
     func user(id: String) async throws(StoreError) -> UserRecord?
     func user(handle: [UInt8]) async throws(StoreError) -> UserRecord?
     /// Deletes the user with their credentials, flows, web sessions and identity-verification runs, in one
-    /// transaction. Returns false when there was no such user.
+    /// transaction: a reset of the user (see ``PasskeyStore``) whose flows go with them. Returns false when there was
+    /// no such user.
     func deleteUser(id: String) async throws(StoreError) -> Bool
     /// Users in ascending order of id, each with the number of their active credentials: only ids greater than
     /// `after` when it is given, at most `limit` (none when it is less than 1). Ids compare by their UTF-8 bytes,
@@ -60,7 +72,9 @@ public protocol PasskeyStore: Sendable {
         backupState: Bool,
         at time: Date
     ) async throws(StoreError) -> CredentialRecordRow?
-    /// Marks a credential revoked. Returns the revoked record, or nil when it was not live.
+    /// Marks a credential revoked and, in the same transaction, ends the in-flight flows of its user: a revocation is
+    /// a reset of the user (see ``PasskeyStore``). Returns the revoked record, or nil when it was not live (and
+    /// nothing changed).
     func revokeCredential(id: [UInt8], at time: Date) async throws(StoreError) -> CredentialRecordRow?
 
     // MARK: Flows
@@ -84,7 +98,8 @@ public protocol PasskeyStore: Sendable {
     func redeemResult(flowID: String, resultTokenHash: [UInt8], at time: Date) async throws(StoreError) -> FlowRecord?
 
     /// In one transaction: inserts the credential — refused with `.notFound` when there is no user
-    /// `credential.userID` or no flow `flowID`, `.credentialExists` when its id is known, `.limitReached` when the
+    /// `credential.userID` or no flow `flowID`, `.flowEnded` when the flow is `.aborted` (a reset of its user ended
+    /// it), `.credentialExists` when its id is known, `.limitReached` when the
     /// user already has `maximumActive` live credentials (active, or reserved and not yet expired), `.nameTaken`
     /// when the name key is in use — and applies `flowUpdate` to the flow. A refused insert changes nothing.
     ///
@@ -188,6 +203,10 @@ public protocol PasskeyStore: Sendable {
     /// Ends the user's sessions — all of them, or only those signed in with `credentialID` when it is given — in one
     /// atomic operation; returns how many were deleted (expired ones included).
     func deleteWebSessions(userID: String, credentialID: [UInt8]?) async throws(StoreError) -> Int
+    /// "Sign out everywhere": a reset of the user (see ``PasskeyStore``). In one transaction, ends all the user's
+    /// sessions, as ``deleteWebSessions(userID:credentialID:)`` does without a credential, and every flow of theirs in
+    /// flight. Returns how many sessions were deleted; 0, changing nothing, when there is no such user.
+    func signOutEverywhere(userID: String, at time: Date) async throws(StoreError) -> Int
 
     // MARK: Purging
 
@@ -336,8 +355,9 @@ public protocol PasskeyStore: Sendable {
     /// Finalizes the attempt, in one transaction, when it is `.exchanged`, has not expired at `time`, and its
     /// registration flow holds a live reserved credential: that credential becomes active; the user's other
     /// credentials that are not revoked and that `revoking` names are revoked at `time`; the attempt becomes
-    /// `.finalized` and its registration flow `.finalized`; the user's web sessions are deleted; and the user's
-    /// authentication flows that are `.verifying` or `.completed` (a result not yet redeemed) become `.aborted`.
+    /// `.finalized` and its registration flow `.finalized`; the user's web sessions are deleted; and every other flow
+    /// of the user in flight ends, their other open recovery attempts included: a finalize is a reset of the user
+    /// (see ``PasskeyStore``).
     /// Returns what it did, or nil when a precondition did not hold (and nothing changed).
     ///
     /// Of a finalize racing a cancel, exactly one succeeds. A credential use racing the revocation either happens

@@ -24,6 +24,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let nameTaken = Self(rawValue: "NAME_TAKEN")
         /// A record the operation needs does not exist, or a flow is not in a state that allows it.
         public static let notFound = Self(rawValue: "NOT_FOUND")
+        /// The flow was ended — by a reset of its user (see ``PasskeyStore``) or by an abort — and can no longer
+        /// complete.
+        public static let flowEnded = Self(rawValue: "FLOW_ENDED")
         /// A record with this id exists already.
         public static let duplicate = Self(rawValue: "DUPLICATE")
         /// The database could not be reached or failed; retrying may help.

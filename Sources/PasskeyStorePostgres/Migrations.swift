@@ -231,7 +231,7 @@ enum Migrations {
             ]
         ),
         uniqueUserNames,
-        consolePasskeys,
+        recoveryStarter, consolePasskeys,
     ]
 
     /// The newest schema version this code knows.

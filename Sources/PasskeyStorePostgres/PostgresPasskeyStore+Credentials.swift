@@ -72,14 +72,22 @@ extension PostgresPasskeyStore {
     }
 
     public func revokeCredential(id: [UInt8], at time: Date) async throws(StoreError) -> CredentialRecordRow? {
-        try await rows(
-            """
-            UPDATE credentials SET status = 'revoked', revoked_at = \(time)
-            WHERE id = \(id.bytea) AND status <> 'revoked'
-            RETURNING \(unescaped: Columns.list(Columns.credential))
-            """,
-            doing: "revoke the credential"
-        ).first.map { row throws(StoreError) in try CredentialRecordRow(row) }
+        // The user's lock first, as every insert of a credential takes it; then the revocation and, when it revoked,
+        // the end of the user's flows in flight.
+        try await transaction(doing: "revoke the credential") { connection throws -> CredentialRecordRow? in
+            guard let owner = try await Self.owner(ofCredential: id, on: connection),
+                try await Self.lockUser(owner, on: connection),
+                let row = try await connection.rows(
+                    """
+                    UPDATE credentials SET status = 'revoked', revoked_at = \(time)
+                    WHERE id = \(id.bytea) AND status <> 'revoked'
+                    RETURNING \(unescaped: Columns.list(Columns.credential))
+                    """
+                ).first
+            else { return nil }
+            _ = try await Self.endFlowsInFlight(ofUser: owner, at: time, on: connection)
+            return try CredentialRecordRow(row)
+        }
     }
 
     public func insertCredential(
@@ -159,6 +167,9 @@ extension PostgresPasskeyStore {
                 liveWithNameKey: liveNameKeys.count { $0 == credential.nameKey },
                 maximumActive: maximumActive
             )
+            // A reset of the user ends their flows under the same user lock: an ended flow stays ended here.
+            guard try await connection.rows("SELECT 1 FROM flows WHERE id = \(flowID) AND status = 'aborted'").isEmpty
+            else { throw StoreError(.flowEnded, "The flow \(flowID) was ended.") }
             let flow = try await connection.rows(
                 UpdateFlow(id: flowID, update: flowUpdate, at: time, expectedStatuses: nil)
             )

@@ -10,7 +10,8 @@ extension PostgresPasskeyStore {
             INSERT INTO recovery_attempts (\(unescaped: Columns.list(Columns.recoveryAttempt)))
             VALUES (
                 \(attempt.id), \(attempt.userID), \(attempt.tokenHash.bytea), \(attempt.status.rawValue),
-                \(attempt.registrationFlowID)::text, \(attempt.createdAt), \(attempt.updatedAt), \(attempt.expiresAt)
+                \(attempt.registrationFlowID)::text, \(attempt.createdAt), \(attempt.updatedAt), \(attempt.expiresAt),
+                \(attempt.startedBy.rawValue)
             )
             """,
             doing: "create the recovery attempt"
@@ -101,12 +102,7 @@ extension PostgresPasskeyStore {
                 "UPDATE flows SET status = 'finalized', updated_at = \(time) WHERE id = \(flowID)"
             )
             try await connection.rows("DELETE FROM web_sessions WHERE user_id = \(userID)")
-            try await connection.rows(
-                """
-                UPDATE flows SET status = 'aborted', updated_at = \(time)
-                WHERE user_id = \(userID) AND kind = 'authentication' AND status IN ('verifying', 'completed')
-                """
-            )
+            _ = try await Self.endFlowsInFlight(ofUser: userID, at: time, on: connection)
             return RecoveryFinalization(
                 attempt: finalized ?? attempt,
                 credential: credential,
@@ -146,6 +142,7 @@ extension PostgresPasskeyStore {
 extension Columns {
     static let recoveryAttempt = [
         "id", "user_id", "token_hash", "status", "registration_flow_id", "created_at", "updated_at", "expires_at",
+        "started_by",
     ]
 }
 
@@ -156,6 +153,10 @@ extension RecoveryAttemptRecord {
         guard let status = Status(rawValue: statusText) else {
             throw read.corrupt("status", "is '\(statusText)', not a status of a recovery attempt")
         }
+        let starterText: String = try read("started_by")
+        guard let starter = Starter(rawValue: starterText) else {
+            throw read.corrupt("started_by", "is '\(starterText)', not a starter of a recovery attempt")
+        }
         self.init(
             id: try read("id"),
             userID: try read("user_id"),
@@ -164,7 +165,8 @@ extension RecoveryAttemptRecord {
             registrationFlowID: try read("registration_flow_id"),
             createdAt: try read("created_at"),
             updatedAt: try read("updated_at"),
-            expiresAt: try read("expires_at")
+            expiresAt: try read("expires_at"),
+            startedBy: starter
         )
     }
 }

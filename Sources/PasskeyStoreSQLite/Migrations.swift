@@ -17,7 +17,7 @@ struct Migration: Sendable {
 enum Migrations {
     static let all: [Migration] = [
         initialSchema, limitWindows, webSessions, workflowRuns, purging, crossPlatformSessions, recoveryAttempts,
-        uniqueUserNames, consolePasskeys,
+        uniqueUserNames, recoveryStarter, consolePasskeys,
     ]
 
     static let initialSchema = Migration(

@@ -67,15 +67,19 @@ extension SQLitePasskeyStore {
     }
 
     public func revokeCredential(id: [UInt8], at time: Date) async throws(StoreError) -> CredentialRecordRow? {
-        // One conditional UPDATE: of two racing revocations, one returns the row.
+        // One conditional UPDATE: of two racing revocations, one returns the row, and ends the user's flows.
         try await connection.session { db in
-            try db.rows(
-                """
-                UPDATE credentials SET status = 'revoked', revoked_at = ? WHERE id = ? AND status != 'revoked'
-                RETURNING \(CredentialRows.columns)
-                """,
-                [Bind.date(time), Bind.bytes(id)]
-            ).first.map(CredentialRows.decode)
+            guard
+                let revoked = try db.rows(
+                    """
+                    UPDATE credentials SET status = 'revoked', revoked_at = ? WHERE id = ? AND status != 'revoked'
+                    RETURNING \(CredentialRows.columns)
+                    """,
+                    [Bind.date(time), Bind.bytes(id)]
+                ).first.map(CredentialRows.decode)
+            else { return nil }
+            try Self.endFlowsInFlight(db, userID: revoked.userID, at: time)
+            return revoked
         }
     }
 
@@ -153,6 +157,7 @@ extension SQLitePasskeyStore {
             guard let flow = try Self.flow(db, id: flowID) else {
                 throw StoreError(.notFound, "No flow \(flowID).")
             }
+            guard flow.status != .aborted else { throw StoreError(.flowEnded, "The flow \(flowID) was ended.") }
             guard try Self.user(db, where: "id = ?", Bind.text(credential.userID)) != nil else {
                 throw StoreError(.notFound, "No user \(credential.userID) for the credential.")
             }

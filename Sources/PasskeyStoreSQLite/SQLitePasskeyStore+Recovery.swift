@@ -6,7 +6,7 @@ extension SQLitePasskeyStore {
         // One INSERT: the primary key refuses a known id, the foreign key a missing user.
         try await connection.session { db in
             try db.execute(
-                "INSERT INTO recovery_attempts (\(RecoveryAttemptRows.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO recovery_attempts (\(RecoveryAttemptRows.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 RecoveryAttemptRows.binds(attempt)
             )
         }
@@ -101,13 +101,7 @@ extension SQLitePasskeyStore {
                 [Bind.date(time), Bind.text(flowID)]
             )
             try db.execute("DELETE FROM web_sessions WHERE user_id = ?", [Bind.text(attempt.userID)])
-            try db.execute(
-                """
-                UPDATE flows SET status = 'aborted', updated_at = ?
-                WHERE user_id = ? AND kind = 'authentication' AND status IN ('verifying', 'completed')
-                """,
-                [Bind.date(time), Bind.text(attempt.userID)]
-            )
+            try Self.endFlowsInFlight(db, userID: attempt.userID, at: time)
             return RecoveryFinalization(attempt: finalized ?? attempt, credential: credential, revoked: revoked)
         }
     }
@@ -141,7 +135,7 @@ extension SQLitePasskeyStore {
 
 enum RecoveryAttemptRows {
     static let columns = """
-        id, user_id, token_hash, status, registration_flow_id, created_at, updated_at, expires_at
+        id, user_id, token_hash, status, registration_flow_id, created_at, updated_at, expires_at, started_by
         """
 
     static func decode(_ row: Row) throws(StoreError) -> RecoveryAttemptRecord {
@@ -153,6 +147,13 @@ enum RecoveryAttemptRows {
                 "A stored recovery_attempts row is invalid: its status '\(statusText)' is unknown."
             )
         }
+        let starterText = try reader.text("started_by")
+        guard let starter = RecoveryAttemptRecord.Starter(rawValue: starterText) else {
+            throw StoreError(
+                .corrupt,
+                "A stored recovery_attempts row is invalid: its starter '\(starterText)' is unknown."
+            )
+        }
         return RecoveryAttemptRecord(
             id: try reader.text("id"),
             userID: try reader.text("user_id"),
@@ -161,7 +162,8 @@ enum RecoveryAttemptRows {
             registrationFlowID: try reader.optionalText("registration_flow_id"),
             createdAt: try reader.date("created_at"),
             updatedAt: try reader.date("updated_at"),
-            expiresAt: try reader.date("expires_at")
+            expiresAt: try reader.date("expires_at"),
+            startedBy: starter
         )
     }
 
@@ -169,7 +171,7 @@ enum RecoveryAttemptRows {
         [
             Bind.text(attempt.id), Bind.text(attempt.userID), Bind.bytes(attempt.tokenHash),
             Bind.text(attempt.status.rawValue), Bind.text(attempt.registrationFlowID), Bind.date(attempt.createdAt),
-            Bind.date(attempt.updatedAt), Bind.date(attempt.expiresAt),
+            Bind.date(attempt.updatedAt), Bind.date(attempt.expiresAt), Bind.text(attempt.startedBy.rawValue),
         ]
     }
 }

@@ -135,11 +135,13 @@ struct CredentialNameTests {
                 authenticator: &tablet
             )
             expectError(try await api.completeRegistration(attempt, response), "CREDENTIAL_NAME_DUPLICATE", .conflict)
-            // A name freed by revocation can be used again.
+            // A name freed by revocation can be used again, by a new attempt: the revocation reset the user, which
+            // ended the attempt in flight.
             #expect(try await api.backend(.delete, Path.credential(second.credentialId)).status == .noContent)
-            let retry = try await api.registrationOptions(attempt)
+            let again = try await api.createRegistration(NewRegistration(userId: "alice", credentialName: "LAPTOP"))
+            let retry = try await api.registrationOptions(again)
             let tabletCredential = try await api.completeRegistration(
-                attempt,
+                again,
                 try api.registrationResponse(retry, authenticator: &tablet)
             )
             #expect(try tabletCredential.expect(.created, CredentialView.self).name == "LAPTOP")

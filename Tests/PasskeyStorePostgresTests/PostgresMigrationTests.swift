@@ -63,10 +63,11 @@ struct PostgresMigrationTests {
         try await schema.execute("DELETE FROM schema_migrations WHERE version = 6")
     }
 
-    /// Takes the schema back to the release before the recovery attempts.
+    /// Takes the schema back to the release before the recovery attempts (version 8, and version 10, which adds their
+    /// starter column).
     func dropRecoveryAttempts(in schema: TestSchema) async throws {
         try await schema.execute("DROP TABLE recovery_attempts")
-        try await schema.execute("DELETE FROM schema_migrations WHERE version = 8")
+        try await schema.execute("DELETE FROM schema_migrations WHERE version IN (8, 10)")
     }
 
     /// Takes the schema back to version 4, as the release before the identity-verification runs left it.

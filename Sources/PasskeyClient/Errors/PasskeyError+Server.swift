@@ -65,6 +65,8 @@ extension PasskeyError.Code {
         "REGISTRATION_ATTEMPT_EXPIRED": .registrationAttemptExpired,
         "RESERVATION_EXPIRED": .reservationExpired,
         "INVALID_OR_EXPIRED_SESSION": .invalidOrExpiredSession,
+        // The flow was ended by a reset of the user's passkeys: as for an expired session, start a new one.
+        "FLOW_ENDED": .invalidOrExpiredSession,
         "AUTH_CONTEXT_MISMATCH": .authContextMismatch,
         "RESULT_ALREADY_REDEEMED": .resultAlreadyRedeemed,
         "INVALID_RESULT_TOKEN": .invalidResultToken,

@@ -6,7 +6,7 @@ extension APIError {
         "RECOVERY_NOT_SUPPORTED", "RECOVERY_RATE_LIMITED", "RECOVERY_TOKEN_INVALID", "RECOVERY_IDV_NOT_COMPLETED",
         "RECOVERY_MATCH_FAILED", "RECOVERY_EBT_UNAVAILABLE", "RECOVERY_ATTEMPT_EXPIRED", "RECOVERY_ATTEMPT_CANCELLED",
         "RECOVERY_ATTEMPT_CONFLICT", "RECOVERY_PASSKEY_REGISTRATION_EXPIRED", "RECOVERY_REGISTRATION_FAILED",
-        "RECOVERY_REGISTRATION_MISMATCH",
+        "RECOVERY_REGISTRATION_MISMATCH", "RECOVERY_FINALIZE_BY_BACKEND",
     ]
     static let recoveryNotSupported = Self(
         "RECOVERY_NOT_SUPPORTED",
@@ -36,6 +36,11 @@ extension APIError {
         "RECOVERY_TOKEN_INVALID",
         .unauthorized,
         "No replacement registration was issued for this recovery: exchange the recovery token at POST /v1/client/recoveries/{recoveryAttemptId}/registration first."
+    )
+    static let recoveryFinalizeByBackend = Self(
+        "RECOVERY_FINALIZE_BY_BACKEND",
+        .forbidden,
+        "This recovery was started by the service's backend, which finalizes it (POST /v1/recoveries/{recoveryAttemptId}/finalize): return to the app or site that sent you the link."
     )
     static let recoveryContinuationInvalid = Self(
         "RECOVERY_TOKEN_INVALID",

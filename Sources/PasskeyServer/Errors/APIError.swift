@@ -56,7 +56,7 @@ extension APIError {
         "CHALLENGE_MISMATCH", "RESULT_ALREADY_REDEEMED", "INVALID_RESULT_TOKEN", "AUTHENTICATION_NOT_COMPLETED",
         "CREDENTIAL_NOT_FOUND", "CREDENTIAL_USE_CONFLICT", "CREDENTIAL_INACTIVE", "CREDENTIAL_ALREADY_REGISTERED",
         "MAX_CREDENTIALS_REACHED", "CREDENTIAL_NAME_DUPLICATE", "CREDENTIAL_NAME_INVALID", "CREDENTIAL_NAME_HTML",
-        "NO_ACTIVE_CREDENTIALS", "STEP_UP_CREDENTIAL_USER_MISMATCH", "TRANSACTION_TEXT_INVALID",
+        "NO_ACTIVE_CREDENTIALS", "STEP_UP_CREDENTIAL_USER_MISMATCH", "TRANSACTION_TEXT_INVALID", "FLOW_ENDED",
     ]
 }
 
@@ -106,6 +106,12 @@ extension APIError {
         "REGISTRATION_ATTEMPT_EXPIRED",
         .gone,
         "This registration attempt has expired; create a new one."
+    )
+    /// A flow ended before it completed: its user was reset, or it was aborted (see `PasskeyStore`).
+    static let flowEnded = Self(
+        "FLOW_ENDED",
+        .gone,
+        "This flow was ended before it completed: the user's passkeys were reset (a recovery finalized, a passkey revoked, signed out everywhere) or it was aborted. Start a new one."
     )
     static func registrationAttemptConflict(_ message: String) -> Self {
         Self("REGISTRATION_ATTEMPT_CONFLICT", .conflict, message)

@@ -38,6 +38,7 @@ extension PasskeyService {
             try await store.updateFlow(id: flow.id, expectedStatuses: statuses, at: time, update: update)
         }
         guard updated != nil else {
+            if flow.status == .aborted { throw .flowEnded }
             if flow.kind == .registration {
                 throw .registrationAttemptConflict("This registration attempt is already complete.")
             }
@@ -70,6 +71,7 @@ extension PasskeyService {
         guard consumed == nil else { return challenge }
         // Say why, from the flow as it is now (a benign race can only change which of these is reported).
         let current = try await storage { try await store.flow(id: flow.id) } ?? flow
+        if current.status == .aborted { throw .flowEnded }
         if current.challengeHash == nil {
             throw current.status == .optionsIssued || current.status == .created || current.status == .failed
                 ? APIError(

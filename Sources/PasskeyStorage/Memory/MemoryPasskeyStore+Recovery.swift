@@ -58,12 +58,7 @@ extension MemoryPasskeyStore {
         recoveryAttemptsByID[attemptID] = attempt
         flows[flowID] = FlowUpdate(status: .finalized).applied(to: flow, at: time)
         webSessionsByID = webSessionsByID.filter { $0.value.userID != attempt.userID }
-        for (id, other) in flows
-        where other.userID == attempt.userID && other.kind == .authentication
-            && (other.status == .verifying || other.status == .completed)
-        {
-            flows[id] = FlowUpdate(status: .aborted).applied(to: other, at: time)
-        }
+        endFlowsInFlight(ofUser: attempt.userID, at: time)
         return RecoveryFinalization(
             attempt: attempt,
             credential: credential,

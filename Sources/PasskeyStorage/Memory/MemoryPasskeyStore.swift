@@ -113,6 +113,7 @@ public actor MemoryPasskeyStore: PasskeyStore {
         credential.status = .revoked
         credential.revokedAt = time
         credentialsByID[id] = credential
+        endFlowsInFlight(ofUser: credential.userID, at: time)
         return credential
     }
 
@@ -170,6 +171,7 @@ public actor MemoryPasskeyStore: PasskeyStore {
             maximumActive: maximumActive
         )
         guard let flow = flows[flowID] else { throw StoreError(.notFound, "No flow \(flowID).") }
+        guard flow.status != .aborted else { throw StoreError(.flowEnded, "The flow \(flowID) was ended.") }
         credentialsByID[credential.id] = credential
         flows[flowID] = flowUpdate.applied(to: flow, at: time)
     }

@@ -1,7 +1,7 @@
 public import Foundation
 
-/// One account recovery on a new device (DESIGN §3 flow 5): started by the backend for a user, driven by the
-/// person with a recovery token delivered out of band. The token is exchanged once for a replacement registration
+/// One account recovery on a new device (DESIGN §3 flow 5): started for a user by the backend or by an operator in
+/// the console, driven by the person with a recovery token delivered out of band. The token is exchanged once for a replacement registration
 /// (a flow of kind ``FlowKind/recoveryRegistration``); finalizing makes its credential active and revokes the old
 /// ones by policy.
 public struct RecoveryAttemptRecord: Sendable, Hashable {
@@ -16,6 +16,15 @@ public struct RecoveryAttemptRecord: Sendable, Hashable {
         case cancelled
     }
 
+    /// Who started the attempt, and so who may finalize it.
+    public enum Starter: String, Sendable, Hashable, CaseIterable {
+        /// The integrator's backend (`POST /v1/recoveries`): only the backend finalizes it
+        /// (`POST /v1/recoveries/{id}/finalize`).
+        case backend
+        /// An operator in the console: the recovery page that registered the replacement finalizes it.
+        case console
+    }
+
     /// Public id, `rec_…`.
     public var id: String
     public var userID: String
@@ -27,6 +36,8 @@ public struct RecoveryAttemptRecord: Sendable, Hashable {
     public var createdAt: Date
     public var updatedAt: Date
     public var expiresAt: Date
+    /// Who started the attempt.
+    public var startedBy: Starter
 
     public init(
         id: String,
@@ -36,7 +47,8 @@ public struct RecoveryAttemptRecord: Sendable, Hashable {
         registrationFlowID: String? = nil,
         createdAt: Date,
         updatedAt: Date,
-        expiresAt: Date
+        expiresAt: Date,
+        startedBy: Starter = .backend
     ) {
         self.id = id
         self.userID = userID
@@ -46,6 +58,7 @@ public struct RecoveryAttemptRecord: Sendable, Hashable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.expiresAt = expiresAt
+        self.startedBy = startedBy
     }
 
     /// Whether the attempt may still go on at `time`: it is neither finalized nor cancelled, and has not expired.

@@ -102,6 +102,9 @@ extension StoreConformance {
             try require(stale == .credentialNotRecorded(current: credential), "a stale counter: got \(stale)")
             try require(try await store.flow(id: flow.id) == flow, "the flow must be unchanged")
             let revoked = try await store.revokeCredential(id: credential.id, at: Fixture.now + 6)
+            // A revocation resets the user: their flow in flight ended with it (see `PasskeyStore`).
+            let ended = try await store.flow(id: flow.id)
+            try require(ended?.status == .aborted, "the revocation must end the user's flow in flight")
             let refused = try await store.recordAuthentication(
                 CredentialUse(credentialID: credential.id, expectedSignCount: 4, signCount: 9, backupState: false),
                 flowID: flow.id,
@@ -110,7 +113,7 @@ extension StoreConformance {
                 at: Fixture.now + 7
             )
             try require(refused == .credentialNotRecorded(current: revoked), "a revoked credential: got \(refused)")
-            try require(try await store.flow(id: flow.id) == flow, "the flow must be unchanged")
+            try require(try await store.flow(id: flow.id) == ended, "the flow must be unchanged")
             let unknown = try await store.recordAuthentication(
                 CredentialUse(credentialID: Fixture.bytes(), expectedSignCount: 0, signCount: 1, backupState: false),
                 flowID: flow.id,

@@ -91,7 +91,17 @@ extension StoreConformance {
             }
             let revoked = try await store.credentials(userID: user.id).first { $0.name == "A" }
             _ = try await store.revokeCredential(id: revoked!.id, at: Fixture.now)
-            try await insert(Fixture.credential(userID: user.id, name: "C"))
+            // The revocation reset the user: its flow ended with it, and "B"'s reservation was released. A new flow
+            // has the slot "A" freed.
+            let later = Fixture.flow(userID: user.id)
+            try await store.createFlow(later)
+            try await store.insertCredential(
+                Fixture.credential(userID: user.id, name: "C"),
+                maximumActive: 1,
+                flowID: later.id,
+                flowUpdate: FlowUpdate(),
+                at: Fixture.now
+            )
         },
         StoreConformanceCheck("names are unique per user by name key, and free again once revoked") { store in
             let user = try await store.createUserIfAbsent(Fixture.user())

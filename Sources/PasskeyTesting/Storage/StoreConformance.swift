@@ -8,7 +8,7 @@ public enum StoreConformance {
     public static let checks: [StoreConformanceCheck] =
         users + userListing + credentials + credentialUse + reservations + flows + concurrency + audit + limits
         + limitRelease + webSessions + workflowRuns + workflowRunEvents + purgeLimit + crossPlatformSessions
-        + userNames + recovery + combinedOperations + importing + consoleAuthority
+        + userNames + recovery + combinedOperations + importing + consoleAuthority + userReset
 
     /// Checks that need a store of their own, empty or not, that no other check uses meanwhile: purging deletes
     /// what is over across the whole store, which would upset the other checks' counts of their own clean-ups (and

@@ -258,6 +258,11 @@ final class FailingStore: PasskeyStore {
         return await base.deleteWebSessions(userID: userID, credentialID: credentialID)
     }
 
+    func signOutEverywhere(userID: String, at time: Date) async throws(StoreError) -> Int {
+        try check()
+        return await base.signOutEverywhere(userID: userID, at: time)
+    }
+
     func createWorkflowRun(_ run: WorkflowRunRecord) async throws(StoreError) {
         try check()
         try await base.createWorkflowRun(run)

@@ -99,7 +99,14 @@ extension PasskeyService {
         request: CompleteRecoveryRequest,
         by caller: Caller
     ) async throws(APIError) -> CredentialResponse {
-        let attempt = try await recoveryAttempt(id: attemptID)
+        // The continuation token first: without it, an unknown attempt and every state look alike, so the answer
+        // tells a caller who does not hold it nothing about the attempt.
+        guard (1...128).contains(attemptID.utf8.count),
+            let attempt = try await storage({ try await store.recoveryAttempt(id: attemptID) }),
+            let flowID = attempt.registrationFlowID,
+            let flow = try await storage({ try await store.flow(id: flowID) }), flow.kind == .recoveryRegistration,
+            Secrets.constantTimeEqual(flow.clientTokenHash, Secrets.hash(request.continuationToken))
+        else { throw APIError.recoveryContinuationInvalid }
         switch attempt.status {
         case .cancelled: throw APIError.recoveryAttemptCancelled
         case .finalized: throw APIError.recoveryAttemptConflict("This recovery was finalized already.")
@@ -107,10 +114,6 @@ extension PasskeyService {
         case .exchanged: break
         }
         guard attempt.expiresAt > now() else { throw APIError.recoveryAttemptExpired }
-        guard let flowID = attempt.registrationFlowID,
-            let flow = try await storage({ try await store.flow(id: flowID) }), flow.kind == .recoveryRegistration,
-            Secrets.constantTimeEqual(flow.clientTokenHash, Secrets.hash(request.continuationToken))
-        else { throw APIError.recoveryContinuationInvalid }
         guard flow.expiresAt > now() else { throw APIError.recoveryRegistrationExpired }
         // The registration data carry one challenge: after a response that did not verify there is no other.
         switch flow.status {

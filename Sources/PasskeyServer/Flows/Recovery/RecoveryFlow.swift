@@ -6,9 +6,11 @@ import WebAuthn
 /// Flow 5 of DESIGN §3, the backend's part: account recovery on a new device is started, read, finalized (the
 /// replacement becomes active and the old credentials are revoked by `recovery.revoke`) or cancelled.
 extension PasskeyService {
+    /// Starts a recovery. `starter` records who started it: a backend's recovery is finalized only by the backend.
     func createRecovery(
         _ request: CreateRecoveryRequest,
-        by caller: Caller
+        by caller: Caller,
+        starter: RecoveryAttemptRecord.Starter = .backend
     ) async throws(APIError) -> CreateRecoveryResponse {
         guard configuration.recovery.enabled else { throw APIError.recoveryNotSupported }
         guard configuration.identityVerification.provider != .disabled else {
@@ -39,7 +41,8 @@ extension PasskeyService {
             status: .pending,
             createdAt: time,
             updatedAt: time,
-            expiresAt: time.addingTimeInterval(TimeInterval(configuration.recovery.attemptLifetime))
+            expiresAt: time.addingTimeInterval(TimeInterval(configuration.recovery.attemptLifetime)),
+            startedBy: starter
         )
         do {
             try await store.createRecoveryAttempt(attempt)

@@ -138,6 +138,7 @@ extension PasskeyService {
                 case .credentialExists: apiError = .credentialAlreadyRegistered
                 case .limitReached: apiError = state.newAccount == true ? .userNameTaken : .maxCredentialsReached
                 case .nameTaken: apiError = .credentialNameDuplicate
+                case .flowEnded: apiError = .flowEnded
                 case .unavailable: apiError = .storageUnavailable
                 default: apiError = .unexpected
                 }

@@ -21,7 +21,8 @@ extension PasskeyService {
         }
     }
 
-    /// Ends one of the user's sessions (`sessionID`), or all of them; audited as `web-session.ended`.
+    /// Ends one of the user's sessions (`sessionID`), or all of them with every flow of theirs in flight (a reset of
+    /// the user, see `PasskeyStore`); audited as `web-session.ended`.
     func endWebSessions(userID: String, sessionID: String?, by caller: Caller) async throws(APIError) {
         let ended: Int
         if let sessionID {
@@ -30,7 +31,9 @@ extension PasskeyService {
             }
             ended = try await storage { try await store.deleteWebSession(id: sessionID) } ? 1 : 0
         } else {
-            ended = try await storage { try await store.deleteWebSessions(userID: userID, credentialID: nil) }
+            // "Sign out everywhere" resets the user: their flows in flight end with their sessions.
+            let time = now()
+            ended = try await storage { try await store.signOutEverywhere(userID: userID, at: time) }
         }
         await audit(
             "web-session.ended",

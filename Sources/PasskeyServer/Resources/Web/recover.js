@@ -1,10 +1,12 @@
 "use strict";
-// /recover#<attempt>.<token>: account recovery on a new device. The token stays in the fragment, which the browser
+// /recover#<attempt>.<token>: account recovery on a new device. The token comes in the fragment, which the browser
 // never sends; it goes out only in the calls of the recovery's client API.
 (() => {
   const status = document.getElementById("status");
   const start = document.getElementById("recover-start");
   const [attemptId, recoveryToken] = location.hash.slice(1).split(".");
+  // Read once: the token leaves the address bar and the history, as the approve page's does.
+  if (location.hash) history.replaceState(null, "", location.pathname);
   const base = "/v1/client/recoveries/" + encodeURIComponent(attemptId ?? "");
   const mark = (id, state) => { document.getElementById(id).dataset.state = state; };
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -8,7 +8,8 @@ import QRCode
 /// replacement passkey through the client API, and finalizes.
 ///
 /// The server is its own integrator here, as in the demo: the page that registered the replacement finalizes the
-/// recovery, proving it with the continuation token it was given for that registration.
+/// recovery, proving it with the continuation token it was given for that registration — but only a recovery the
+/// console started. One the integrator's backend started (`POST /v1/recoveries`) is the backend's to finalize.
 extension WebPages {
     func registerRecovery(on router: Router<PasskeyRequestContext>) {
         router.post("/console/users/{userId}/recovery") { request, context in
@@ -17,7 +18,8 @@ extension WebPages {
                 let userID = call.context.parameters.get("userId") ?? ""
                 let started = try await service.createRecovery(
                     CreateRecoveryRequest(userId: userID),
-                    by: call.caller("operator:\(name)")
+                    by: call.caller("operator:\(name)"),
+                    starter: .console
                 )
                 return try await recoveryLinkPage(call, userID: userID, started: started)
             }
@@ -49,14 +51,19 @@ extension WebPages {
     }
 
     /// The replacement registration of the attempt was completed with this continuation token: only the device that
-    /// registered the replacement may finalize from the page. Anything else looks alike (`RECOVERY_TOKEN_INVALID`).
+    /// registered the replacement may finalize from the page. Anything else — an unknown attempt included — looks
+    /// alike (`RECOVERY_TOKEN_INVALID`). With the token, an attempt the backend started is refused: the backend
+    /// finalizes it.
     private func requireReplacementRegistered(_ body: FinalizeFromPage) async throws(APIError) {
-        let attempt = try await service.recoveryAttempt(id: body.recoveryAttemptId)
-        guard let flowID = attempt.registrationFlowID,
+        let id = body.recoveryAttemptId
+        guard (1...128).contains(id.utf8.count),
+            let attempt = try await service.storage({ try await service.store.recoveryAttempt(id: id) }),
+            let flowID = attempt.registrationFlowID,
             let flow = try await service.storage({ try await service.store.flow(id: flowID) }),
             flow.kind == .recoveryRegistration, flow.status == .completed,
             Secrets.constantTimeEqual(flow.clientTokenHash, Secrets.hash(body.continuationToken))
         else { throw APIError.recoveryTokenInvalid }
+        guard attempt.startedBy == .console else { throw APIError.recoveryFinalizeByBackend }
     }
 
     /// The one-time link (`/recover#<attempt>.<token>` on the first web origin) and its QR code.
