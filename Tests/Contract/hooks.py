@@ -11,6 +11,11 @@ Audit log paging. GET /v1/audit-events pages forward with `after` (order=oldest)
 (order=newest); the other pairing is refused with 400 INVALID_REQUEST, as the document says in words. OpenAPI cannot
 tie one query parameter to another, so the fuzzer is kept from generating those pairs, and the coverage phase's
 cases, which no filter reaches, have exactly that refusal dropped: any other refusal still fails the run.
+
+Transaction text lines. A step-up's `transaction.text` has at most 20 lines and at most one blank line in a row
+(else 400 TRANSACTION_TEXT_INVALID), as the document says in words: its pattern states the characters exactly but
+cannot count lines. So, as for paging, the fuzzer is kept from generating texts past those bounds, and that refusal
+alone is dropped from the coverage phase's cases.
 """
 
 import threading
@@ -70,10 +75,33 @@ def _mismatched_paging(query):
 
 
 @schemathesis.hook
+def filter_body(context, body):
+    operation = context.operation
+    if operation is None or operation.label != "POST /v1/authentications":
+        return True
+    return not _transaction_text_past_line_bounds(body)
+
+
+def _transaction_text_past_line_bounds(body):
+    transaction = body.get("transaction") if isinstance(body, dict) else None
+    text = transaction.get("text") if isinstance(transaction, dict) else None
+    if not isinstance(text, str):
+        return False
+    lines = text.split("\n")
+    blank_run = 0
+    for line in lines:
+        blank_run = blank_run + 1 if line.strip() == "" else 0
+        if blank_run > 1:
+            return True
+    return len(lines) > 20
+
+
+@schemathesis.hook
 def filter_failure(context, failure, case, response):
+    if failure.code != "ST202" or response.status_code != 400:
+        return True
+    label = case.operation.label
     return not (
-        case.operation.label == "GET /v1/audit-events"
-        and failure.code == "ST202"
-        and response.status_code == 400
-        and _mismatched_paging(case.query)
+        (label == "GET /v1/audit-events" and _mismatched_paging(case.query))
+        or (label == "POST /v1/authentications" and _transaction_text_past_line_bounds(case.body))
     )
