@@ -247,8 +247,10 @@ public final class Page: Sendable {
         )
     }
 
-    /// Writes a PNG of the page to `file` (the whole page, or only what the viewport shows).
+    /// Writes a PNG of the page to `file` (the whole page, or only what the viewport shows). The page's tab is
+    /// brought to the front first: a tab behind another draws no frame, and its capture would never come.
     public func screenshot(to file: URL, fullPage: Bool = true) async throws(BrowserError) {
+        _ = try await send("Page.bringToFront")
         var params: JSON = ["format": "png"]
         if fullPage {
             let size = try await send("Page.getLayoutMetrics")["cssContentSize"]

@@ -62,7 +62,6 @@ extension PhoneSignInBrowserTests {
                 try await phone.click("#approve-form button[type=submit]")
                 try await phone.waitFor(text: "cancelled on the other screen", in: "#approve-status")
                 #expect(try await phone.evaluate("document.getElementById('approve-ask').hidden") == true)
-                // The phone's tab is the one in front (a tab behind it draws no frame to capture).
                 try await phone.screenshot(
                     to: try Screenshots.folder().appendingPathComponent("approve-page-cancelled.png")
                 )

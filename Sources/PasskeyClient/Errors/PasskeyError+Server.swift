@@ -74,6 +74,10 @@ extension PasskeyError.Code {
         "STEP_UP_CREDENTIAL_USER_MISMATCH": .stepUpCredentialUserMismatch,
         "STEP_UP_AUTH_SESSION_MISMATCH": .stepUpAuthSessionMismatch,
         "IDV_ALREADY_STARTED": .identityVerificationAlreadyStarted,
+        // Too many identity-verification starts in flight on the server: try again in a moment.
+        "IDENTITY_VERIFICATION_BUSY": .rateLimited,
+        // The backend's transaction text holds what the person would not see as signed: the backend must change it.
+        "TRANSACTION_TEXT_INVALID": .invalidInput,
         "WORKFLOW_NOT_COMPLETED": .workflowNotCompleted,
         "WORKFLOW_DECLINED": .workflowDeclined,
         "WORKFLOW_UNDER_REVIEW": .workflowUnderReview,

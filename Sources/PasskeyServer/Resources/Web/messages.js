@@ -43,6 +43,8 @@ const PasskeyMessages = Object.freeze({
   OPERATOR_REQUIRED: "This passkey's account is not one of the server's operators. Ask for it to be named in the configuration, or sign in with an API key.",
   CREDENTIAL_USE_CONFLICT: "Your passkey was used for another sign-in at the same moment. Try again.",
   FLOW_ENDED: "This was stopped because your account's passkeys were reset. Start again.",
+  TRANSACTION_TEXT_INVALID: "What you were asked to approve holds characters or blank lines that could hide part of it, so it was refused. Ask the site to send it again.",
+  IDENTITY_VERIFICATION_BUSY: "Identity checks are busy right now. Try again in a moment.",
   WORKFLOW_NOT_COMPLETED: "Your identity check has not finished yet. Finish it, then try again.",
   WORKFLOW_UNDER_REVIEW: "Your identity check is being reviewed by a person. Try again once you hear back.",
   WORKFLOW_DECLINED: "Your identity could not be verified, so this cannot go on.",
