@@ -112,7 +112,7 @@ struct ConsoleTests {
             #expect(after.text.contains("No active passkeys."))
             #expect(try await console.get("/console/users/nobody").status == .notFound)
 
-            let audit = try await console.get("/console/audit?userId=user-03")
+            let audit = try await console.get("/console/audit?user=user-03")
             #expect(audit.text.contains("credential.revoked"))
             #expect(audit.text.contains("operator:test"))
             #expect(!audit.text.contains("user-04"))
@@ -150,13 +150,13 @@ struct ConsoleTests {
             #expect(Self.sequences(oldest.text) == Array((1...21).reversed()))
             #expect(Self.link(oldest.text, "Older events") == nil, "the last page")
 
-            let many = try await console.get("/console/audit?userId=many")
+            let many = try await console.get("/console/audit?user=many")
             #expect(Self.sequences(many.text) == Array(stride(from: 119, through: 21, by: -2)))
             let manyOlder = try #require(Self.link(many.text, "Older events"))
-            #expect(manyOlder == "/console/audit?userId=many&before=21")
+            #expect(manyOlder == "/console/audit?user=many&before=21")
             let manyRest = try await console.get(manyOlder)
             #expect(Self.sequences(manyRest.text) == Array(stride(from: 19, through: 1, by: -2)))
-            #expect(manyRest.text.contains(#"<a href="/console/audit?userId=many&amp;">Newest</a>"#))
+            #expect(manyRest.text.contains(#"<a href="/console/audit?user=many&amp;">Newest</a>"#))
             #expect(!manyRest.text.contains(">other<"))
         }
     }

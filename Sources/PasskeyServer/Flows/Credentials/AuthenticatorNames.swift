@@ -52,9 +52,10 @@ enum AuthenticatorNames {
         return backupEligible ? "Synced passkey" : "Passkey"
     }
 
-    /// What the pages show for a passkey's authenticator: its name, or why there is none.
+    /// What the pages show for a passkey's authenticator: its name, that the browser withheld it, or that the
+    /// server does not know it, with its AAGUID.
     static func label(aaguid: String, name: String?) -> String {
-        name ?? (aaguid == withheld ? "Not disclosed by the browser" : "Unknown authenticator")
+        name ?? (aaguid == withheld ? "Not disclosed by the browser" : "Unknown authenticator (AAGUID \(aaguid))")
     }
 
     /// What the console shows for an attestation: the format and type, with trust when it was established.

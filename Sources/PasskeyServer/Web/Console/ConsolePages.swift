@@ -159,13 +159,13 @@ extension WebPages {
         guard let user = try await service.storage({ try await service.store.user(id: userID) }) else {
             throw APIError.notFound("No user \(userID).")
         }
-        let consolePasskeys = try await service.storage { try await service.store.credentials(userID: userID) }
-            .filter(\.consoleEnrolled).map { Base64URL.encode($0.id) }
+        let records = try await service.storage { try await service.store.credentials(userID: userID) }
+        let consolePasskeys = records.filter(\.consoleEnrolled).map { Base64URL.encode($0.id) }
+        let passkeyNames = Dictionary(records.map { ($0.id, $0.name) }) { first, _ in first }
         let credentials: [[String: Any]] = try await service.listCredentials(userID: userID).credentials.map {
             [
                 "credentialId": $0.credentialId, "name": $0.name, "kind": $0.kind,
-                "authenticator": $0.authenticatorName
-                    ?? (AuthenticatorNames.withheld == $0.aaguid ? "Not disclosed by the browser" : $0.aaguid),
+                "authenticator": AuthenticatorNames.label(aaguid: $0.aaguid, name: $0.authenticatorName),
                 "attestation": AuthenticatorNames.attestationLabel(
                     format: $0.attestationFormat,
                     type: $0.attestationType,
@@ -181,7 +181,8 @@ extension WebPages {
             [:] + [
                 "sessionId": $0.id, "kind": $0.kind == .console ? "Operator console" : "Account pages",
                 "created": Self.readable($0.createdAt), "expires": Self.readable($0.expiresAt),
-                "clientIP": $0.clientIP ?? "unknown", "passkey": $0.credentialID.map(Base64URL.encode) ?? "none",
+                "clientIP": $0.clientIP ?? "unknown",
+                "passkey": $0.credentialID.map { passkeyNames[$0] ?? "Removed passkey" } ?? "none",
             ]
         }
         return templates.page(
@@ -189,6 +190,7 @@ extension WebPages {
             consoleValues(call) + [
                 "userID": user.id, "userName": user.name, "displayName": user.displayName,
                 "created": Self.readable(user.createdAt), "credentials": credentials, "sessions": sessions,
+                "hasSessions": !sessions.isEmpty, "recoveryUnavailable": recoveryUnavailable,
                 "notice": call.query("done").flatMap {
                     ["revoked": "Passkey revoked.", "ended": "Signed out.", "enrolled": "Console passkey added."][$0]
                 },
@@ -201,10 +203,27 @@ extension WebPages {
         )
     }
 
+    /// Why the console cannot start a recovery on this server, and what to start it with; nil when it can.
+    var recoveryUnavailable: String? {
+        guard service.configuration.recovery.enabled else {
+            return "Account recovery is turned off on this server: set recovery.enabled to true in its configuration."
+        }
+        guard service.configuration.identityVerification.provider == .disabled else { return nil }
+        return "Recovery verifies the person's identity, and this server has no identity verification: start it with "
+            + "passkeys serve --identity-verification simulated (development and demos only), or set "
+            + "identityVerification.provider to webhook in its configuration."
+    }
+
+    /// The audit log, newest first, 50 to a page; `user` keeps the events of the user with that id or, failing
+    /// that, that user name (`userId`, as older links have it, is read the same).
     private func auditPage(_ call: WebCall) async throws(APIError) -> Response {
-        let userID = Self.nonEmpty(call.query("userId"))
+        let user = Self.nonEmpty(call.query("user") ?? call.query("userId"))
         let page: PasskeyService.AuditPage
+        var userID = user
         do {
+            if let user, try await service.storage({ try await service.store.user(id: user) }) == nil {
+                userID = try await service.users(named: user).users.first?.userID ?? user
+            }
             page = try await service.auditEvents(
                 order: "newest",
                 after: nil,
@@ -215,7 +234,7 @@ extension WebPages {
         } catch  where error.status == .badRequest {
             return templates.page(
                 "console-audit",
-                consoleValues(call) + ["userID": userID, "problem": error.message],
+                consoleValues(call) + ["user": user, "problem": error.message],
                 status: .badRequest
             )
         }
@@ -223,16 +242,15 @@ extension WebPages {
             [:] + [
                 "sequence": String($0.sequence), "time": Self.readable($0.time), "action": $0.action,
                 "actor": $0.actor, "userID": $0.userId, "subject": $0.subject,
-                "details": $0.details.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
-                    separator: ", "
-                ),
+                "details": $0.details.sorted { $0.key < $1.key }.map { ["key": $0.key, "value": $0.value] },
+                "hasDetails": !$0.details.isEmpty, "detailCount": String($0.details.count),
             ]
         }
-        let filter = userID.map { "userId=" + Self.queryEscaped($0) + "&" } ?? ""
+        let filter = user.map { "user=" + Self.queryEscaped($0) + "&" } ?? ""
         return templates.page(
             "console-audit",
             consoleValues(call) + [
-                "userID": userID, "events": events,
+                "user": user, "events": events,
                 "olderURL": page.nextCursor.map { "/console/audit?" + filter + "before=" + $0 },
                 "newestURL": call.query("before") != nil ? "/console/audit?" + filter : nil,
             ]

@@ -16,6 +16,9 @@ extension WebPages {
             try await page(request, context) { call throws(APIError) in
                 let name = try call.operatorName()
                 let userID = call.context.parameters.get("userId") ?? ""
+                if let reason = recoveryUnavailable {
+                    return recoveryUnavailablePage(call, userID: userID, reason: reason)
+                }
                 let started = try await service.createRecovery(
                     CreateRecoveryRequest(userId: userID),
                     by: call.caller("operator:\(name)"),
@@ -42,6 +45,20 @@ extension WebPages {
                 )
             }
         }
+    }
+
+    /// The console's answer to Start recovery on a server that cannot start one: what to start the server with, and
+    /// the way back to the user (`RECOVERY_NOT_SUPPORTED`, 403).
+    private func recoveryUnavailablePage(_ call: WebCall, userID: String, reason: String) -> Response {
+        templates.page(
+            "message",
+            consoleValues(call) + [
+                "heading": "Recovery is not available on this server", "text": reason,
+                "code": APIError.recoveryNotSupported.code.rawValue, "backURL": "/console/users/\(userID)",
+                "backLabel": "Back to the user",
+            ],
+            status: .forbidden
+        )
     }
 
     /// `{recoveryAttemptId, continuationToken}`: what `/recover` posts once its replacement passkey is registered.

@@ -85,8 +85,9 @@ extension PageTemplates {
           <dt>User id</dt><dd class="mono">{{{userID}}}</dd>
           <dt>Created</dt><dd>{{{created}}}</dd>
         </dl>
-        <p><a href="/console/audit?userId={{{userID}}}">This user's audit events</a></p>
-        <form method="post" action="/console/users/{{{userID}}}/recovery" class="spaced"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" id="start-recovery">Start recovery</button> <span class="hint">A one-time link for the person to get back in on a new device.</span></form>
+        <p><a href="/console/audit?user={{{userID}}}">This user's audit events</a></p>
+        {{^recoveryUnavailable}}<form method="post" action="/console/users/{{{userID}}}/recovery" class="spaced"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" id="start-recovery">Start recovery</button> <span class="hint">A one-time link for the person to get back in on a new device.</span></form>{{/recoveryUnavailable}}
+        {{#recoveryUnavailable}}<p class="status info" id="recovery-unavailable">{{{recoveryUnavailable}}}</p>{{/recoveryUnavailable}}
         {{#notice}}<p class="status ok" role="status">{{{notice}}}</p>{{/notice}}
         {{#canEnrol}}
         <section class="card spaced" aria-labelledby="console-passkey-heading">
@@ -98,12 +99,12 @@ extension PageTemplates {
         {{/canEnrol}}
         <h2>Passkeys</h2>
         <div class="table-scroll">
-        <table>
+        <table class="stack">
           <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Authenticator</th><th scope="col">Attestation</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Credential id</th><th scope="col"><span class="sr-only">Action</span></th></tr></thead>
           <tbody>
           {{#credentials}}
-            <tr><td>{{{name}}}{{#console}} <span class="hint console-passkey">(console)</span>{{/console}}</td><td>{{{kind}}}</td><td>{{{authenticator}}}</td><td>{{{attestation}}}</td><td>{{{created}}}</td><td>{{{lastUsed}}}</td><td class="mono">{{{credentialId}}}</td>
-              <td><form method="post" action="/console/credentials/{{{credentialId}}}/revoke"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" class="danger revoke" aria-label="Revoke {{{name}}}">Revoke</button></form></td></tr>
+            <tr><td data-label="Name">{{{name}}}{{#console}} <span class="hint console-passkey">(console)</span>{{/console}}</td><td data-label="Kind">{{{kind}}}</td><td data-label="Authenticator">{{{authenticator}}}</td><td data-label="Attestation">{{{attestation}}}</td><td data-label="Created">{{{created}}}</td><td data-label="Last used">{{{lastUsed}}}</td><td class="mono" data-label="Credential id">{{{credentialId}}}</td>
+              <td class="action"><form method="post" action="/console/credentials/{{{credentialId}}}/revoke"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" class="danger revoke" aria-label="Revoke {{{name}}}">Revoke</button></form></td></tr>
           {{/credentials}}
           {{^credentials}}<tr><td colspan="8">No active passkeys.</td></tr>{{/credentials}}
           </tbody>
@@ -111,19 +112,19 @@ extension PageTemplates {
         </div>
         <h2>Sessions</h2>
         <div class="table-scroll">
-        <table>
+        <table class="stack">
           <thead><tr><th scope="col">Where</th><th scope="col">Signed in</th><th scope="col">Ends</th><th scope="col">Client address</th><th scope="col">Passkey</th><th scope="col"><span class="sr-only">Action</span></th></tr></thead>
           <tbody>
           {{#sessions}}
-            <tr><td>{{{kind}}}</td><td>{{{created}}}</td><td>{{{expires}}}</td><td class="mono">{{{clientIP}}}</td><td class="mono">{{{passkey}}}</td>
-              <td><form method="post" action="/console/users/{{{userID}}}/sessions/end"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><input type="hidden" name="sessionId" value="{{{sessionId}}}"><button type="submit" class="danger end-session">Sign out</button></form></td></tr>
+            <tr><td data-label="Where">{{{kind}}}</td><td data-label="Signed in">{{{created}}}</td><td data-label="Ends">{{{expires}}}</td><td class="mono" data-label="Client address">{{{clientIP}}}</td><td data-label="Passkey">{{{passkey}}}</td>
+              <td class="action"><form method="post" action="/console/users/{{{userID}}}/sessions/end"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><input type="hidden" name="sessionId" value="{{{sessionId}}}"><button type="submit" class="danger end-session">Sign out</button></form></td></tr>
           {{/sessions}}
           {{^sessions}}<tr><td colspan="6">Not signed in anywhere.</td></tr>{{/sessions}}
           </tbody>
         </table>
         </div>
         <nav class="pager" aria-label="Pages of sessions">{{#newerSessionsURL}}<a href="{{{newerSessionsURL}}}">Newer sessions</a>{{/newerSessionsURL}}{{#olderSessionsURL}}<a href="{{{olderSessionsURL}}}" rel="next">Older sessions</a>{{/olderSessionsURL}}</nav>
-        {{#sessions.0}}<form method="post" action="/console/users/{{{userID}}}/sessions/end" class="spaced"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" class="danger" id="end-all-sessions">Sign out everywhere</button></form>{{/sessions.0}}
+        {{#hasSessions}}<form method="post" action="/console/users/{{{userID}}}/sessions/end" class="spaced"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" class="danger" id="end-all-sessions">Sign out everywhere</button></form>{{/hasSessions}}
         {{/main}}
         {{/layout}}
         """#
@@ -138,19 +139,19 @@ extension PageTemplates {
         <h1>Audit log</h1>
         <form class="row" method="get" action="/console/audit" role="search">
           <div class="grow">
-            <label for="user-filter">User id</label>
-            <input id="user-filter" name="userId" type="search" value="{{{userID}}}" maxlength="128">
+            <label for="user-filter">User id or user name</label>
+            <input id="user-filter" name="user" type="search" value="{{{user}}}" maxlength="128">
           </div>
           <button type="submit">Filter</button>
-          {{#userID}}<a class="button secondary" href="/console/audit">All users</a>{{/userID}}
+          {{#user}}<a class="button secondary" href="/console/audit">All users</a>{{/user}}
         </form>
         {{#problem}}<p class="status error" role="alert">{{{problem}}}</p>{{/problem}}
         <div class="table-scroll spaced">
-        <table>
+        <table class="audit">
           <thead><tr><th scope="col">#</th><th scope="col">Time (UTC)</th><th scope="col">Action</th><th scope="col">Actor</th><th scope="col">User id</th><th scope="col">Subject</th><th scope="col">Details</th></tr></thead>
           <tbody>
           {{#events}}
-            <tr><td>{{{sequence}}}</td><td>{{{time}}}</td><td>{{{action}}}</td><td>{{{actor}}}</td><td class="mono">{{#userID}}<a href="/console/users/{{{userID}}}">{{{userID}}}</a>{{/userID}}</td><td class="mono">{{{subject}}}</td><td>{{{details}}}</td></tr>
+            <tr><td>{{{sequence}}}</td><td class="time">{{{time}}}</td><td>{{{action}}}</td><td class="ids">{{{actor}}}</td><td class="ids">{{#userID}}<a href="/console/users/{{{userID}}}">{{{userID}}}</a>{{/userID}}</td><td class="ids">{{{subject}}}</td><td class="details">{{#hasDetails}}<details><summary>{{{detailCount}}} details</summary><dl>{{#details}}<dt>{{{key}}}</dt><dd>{{{value}}}</dd>{{/details}}</dl></details>{{/hasDetails}}</td></tr>
           {{/events}}
           {{^events}}<tr><td colspan="7">No events.</td></tr>{{/events}}
           </tbody>
