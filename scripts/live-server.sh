@@ -62,6 +62,8 @@ server_log_tail() {
 # Starts the server on a port it chooses itself (--port 0: nothing can take the port between a check and the bind)
 # and sets `url` from the first line it prints once it listens.
 start_server() {
+    # The log exists before the server starts, so the first look at it cannot come before its creation.
+    : >"$workdir/server.log"
     (cd "$workdir" && exec "$binary" serve --host 127.0.0.1 --port 0 \
         --database "sqlite:$workdir/passkeys.sqlite" --api-key "$api_key" "$@") >"$workdir/server.log" 2>&1 &
     server_pid=$!
