@@ -36,7 +36,7 @@ const PasskeyMessages = Object.freeze({
   CREDENTIAL_NOT_FOUND: "The server does not know the passkey you chose: it was deleted, or belongs to another account. Use another passkey.",
   METHOD_NOT_ALLOWED: "The page sent a request the server does not accept. Reload the page.",
   USER_NAME_TAKEN: "That user name is taken. Sign in instead, or choose another name.",
-  DEMO_ACCOUNT_REQUIRED: "This passkey belongs to an account of the site, not to a demo account. Sign in with a passkey you made on this page.",
+  DEMO_ACCOUNT_REQUIRED: "This passkey belongs to an account of the site, not to a demo account, so nothing was signed in. Sign up on this page to make a demo account, then sign in with its passkey.",
   CONSOLE_PASSKEY_REQUIRED: "This passkey was not added for the console. An operator already in the console, or a break-glass session with an API key, adds a console passkey on your user page.",
   OPERATOR_ACCOUNT_RESTRICTED: "This is an operator's account: the demo does not sign it in with a phone nor add passkeys to it. Use the device that holds its passkey.",
   CONSOLE_ENROLMENT_FORBIDDEN: "Console passkeys are added only for operators named in the configuration, by that operator or in a break-glass session.",
