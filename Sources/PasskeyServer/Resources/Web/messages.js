@@ -50,6 +50,8 @@ const PasskeyMessages = Object.freeze({
   WORKFLOW_ALREADY_DECIDED: "That identity check has been decided already.",
   IDV_ALREADY_STARTED: "Your identity check has started already. Finish that one.",
   IDENTITY_VERIFICATION_UNAVAILABLE: "The identity check service cannot be reached right now. Try again in a moment.",
+  IDENTITY_VERIFICATION_BUSY: "The identity check service is busy right now. Try again in a few seconds.",
+  TRANSACTION_TEXT_INVALID: "The text to confirm cannot be shown as it would be signed, so nothing was asked. Try again, or ask the site to fix the text.",
   WEBHOOK_SIGNATURE_INVALID: "The identity check service's message was not signed correctly.",
   WEBHOOK_TIMESTAMP_INVALID: "The identity check service's message is too old.",
   WEBHOOK_EVENT_REPLAYED: "The identity check service sent this message already.",
