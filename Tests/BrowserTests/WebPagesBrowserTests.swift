@@ -123,6 +123,14 @@ struct WebPagesBrowserTests {
                     "/no passkey for this site|deleted from your account/.test(document.getElementById('status').textContent)",
                     "the sign-in refused"
                 )
+
+                // "Sign in" with an empty user name asks for the name (before: a usernameless sign-in, unasked).
+                try await page.goto(server.baseURL + "/")
+                try await page.evaluate("document.getElementById('sign-in-name').value = ''")
+                try await page.click("#sign-in button[type=submit]")
+                try await page.waitFor(text: "Type your user name", in: "#status")
+                #expect(try await page.text("#status").contains("Sign in without a user name"))
+                #expect(try await page.url() == server.baseURL + "/")
                 #expect(Self.scriptErrors(page).isEmpty, "\(Self.scriptErrors(page))")
             }
         }
