@@ -88,6 +88,33 @@ struct PhoneSignInBrowserTests {
         }
     }
 
+    @Test(
+        "the README's CLI user (passkeys register --user alice) cannot approve the demo: the phone is refused with DEMO_ACCOUNT_REQUIRED, nothing is approved"
+    )
+    func siteAccountRefusedAtThePhone() async throws {
+        try await PasskeysServeProcess.with { server in
+            try await withBrowser { browser in
+                let phone = PhoneCommandLine(server: server)
+                let registered = try await phone.run(["register", "--user", "alice"])
+                #expect(registered.status == 0, "\(registered.standardOutput)\(registered.standardError)")
+
+                let (page, shown) = try await Self.desktop(browser, server, userName: nil)
+                let approved = try await phone.run(["approve", shown.link, "--code", shown.code])
+                // Before: "Approved with passkey …: the other device signs in." and exit 0, then the page said
+                // DEMO_ACCOUNT_REQUIRED.
+                #expect(approved.status != 0, "\(approved.standardOutput)\(approved.standardError)")
+                #expect(!approved.standardOutput.contains("the other device signs in"))
+                #expect((approved.standardOutput + approved.standardError).contains("DEMO_ACCOUNT_REQUIRED"))
+                #expect((approved.standardOutput + approved.standardError).contains("Sign up on the demo page"))
+
+                try await page.waitFor(text: "not to a demo account", in: "#phone-status")
+                try await page.waitFor(selector: "#phone-again")
+                #expect(try await page.url() == server.baseURL + "/")
+                #expect(WebPagesBrowserTests.scriptErrors(page).isEmpty, "\(WebPagesBrowserTests.scriptErrors(page))")
+            }
+        }
+    }
+
     @Test("the phone says not me (passkeys approve --reject): the desktop page says it was refused")
     func rejectedByCommandLine() async throws {
         try await PasskeysServeProcess.with { server in

@@ -85,7 +85,15 @@ struct WebPagesBrowserTests {
 
                 // Adding another passkey on the same device: the browser refuses (excludeCredentials).
                 try await page.click("#add-passkey button[type=submit]")
-                try await page.waitFor(text: "already has a passkey for this account", in: "#status")
+                // Before: "This device already has a passkey for this account. Sign in with it instead." — to
+                // someone signed in already.
+                try await page.waitFor(text: "This device already has a passkey for your account", in: "#status")
+                #expect(try await !page.text("#status").contains("Sign in with it instead"))
+
+                // "Confirm a payment" is explained in a user's words (before: challenge, SHA-256).
+                let stepUp = try await page.text("section[aria-labelledby=step-up-heading]")
+                #expect(stepUp.contains("your passkey again"), "\(stepUp)")
+                #expect(!stepUp.contains("challenge") && !stepUp.contains("SHA-256 of"), "\(stepUp)")
 
                 try await page.setViewport(width: 390, height: 844, mobile: true, deviceScaleFactor: 2)
                 try await page.screenshot(to: shots.appendingPathComponent("3-account-phone.png"))
@@ -115,6 +123,14 @@ struct WebPagesBrowserTests {
                     "/no passkey for this site|deleted from your account/.test(document.getElementById('status').textContent)",
                     "the sign-in refused"
                 )
+
+                // "Sign in" with an empty user name asks for the name (before: a usernameless sign-in, unasked).
+                try await page.goto(server.baseURL + "/")
+                try await page.evaluate("document.getElementById('sign-in-name').value = ''")
+                try await page.click("#sign-in button[type=submit]")
+                try await page.waitFor(text: "Type your user name", in: "#status")
+                #expect(try await page.text("#status").contains("Sign in without a user name"))
+                #expect(try await page.url() == server.baseURL + "/")
                 #expect(Self.scriptErrors(page).isEmpty, "\(Self.scriptErrors(page))")
             }
         }

@@ -9,7 +9,9 @@ public import ServiceLifecycle
 public enum PasskeyApplication {
     /// The router with every route and the middleware (for in-process tests and embedding).
     public static func router(service: PasskeyService) -> Router<PasskeyRequestContext> {
-        let router = Router(context: PasskeyRequestContext.self)
+        // HEAD as GET without the body; HeadMiddleware keeps it off the API's paths.
+        let router = Router(context: PasskeyRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let pages = WebPages(service: service)
         // Outermost first: every answer, errors included, passes the ones above the error middleware.
         router.addMiddleware {
             RequestIDMiddleware()
@@ -18,7 +20,11 @@ public enum PasskeyApplication {
             RequestLogMiddleware()
             ClientAddressMiddleware(trustedProxies: service.trustedProxies)
             CrossOriginMiddleware(allowedOrigins: service.corsOrigins)
-            ErrorResponseMiddleware(routes: KnownRoutes(service: service))
+            ErrorResponseMiddleware(
+                routes: KnownRoutes(service: service),
+                notFoundPage: pages.isOn ? pages.notFoundPage : nil
+            )
+            HeadMiddleware()
             ClientRateLimitMiddleware(service: service)
         }
         for route in PasskeyRoutes.all(service) {
@@ -26,7 +32,7 @@ public enum PasskeyApplication {
                 try await route.respond(request, context, service: service)
             }
         }
-        WebPages(service: service).register(on: router)
+        pages.register(on: router)
         return router
     }
 

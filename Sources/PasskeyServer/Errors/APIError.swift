@@ -197,7 +197,7 @@ extension APIError {
     static let demoAccountsOnly = Self(
         "DEMO_ACCOUNT_REQUIRED",
         .forbidden,
-        "This passkey belongs to an account of the site, not to a demo account; the demo signs in its own accounts only."
+        "This passkey belongs to an account of the site, not to a demo account; the demo signs in its own accounts only. Sign up on the demo page to make a demo account, then sign in with its passkey."
     )
     static let userNameTaken = Self(
         "USER_NAME_TAKEN",

@@ -46,6 +46,22 @@ struct WebPages: Sendable {
         }
     }
 
+    /// Whether any page is served (the demo or the console).
+    var isOn: Bool { service.configuration.web.demo || service.configuration.web.console }
+
+    /// The page for an address that names no page (a mistyped URL): a 404 in HTML, with the way back.
+    @Sendable func notFoundPage() -> Response {
+        templates.page(
+            "message",
+            layoutValues(nil) + [
+                "heading": "Page not found",
+                "text": "There is no page at this address. Check the address, or start again from the demo.",
+                "code": "NOT_FOUND", "backURL": "/", "backLabel": "Back to the start",
+            ],
+            status: .notFound
+        )
+    }
+
     /// A page: errors render as an HTML message page.
     func page(
         _ request: Request,

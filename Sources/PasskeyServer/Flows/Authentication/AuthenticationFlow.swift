@@ -11,6 +11,7 @@ extension PasskeyService {
     func createAuthentication(
         _ request: CreateAuthenticationRequest,
         requireUserVerification: Bool = false,
+        demoAccountsOnly: Bool = false,
         by caller: Caller
     ) async throws(APIError) -> CreateAuthenticationResponse {
         guard let mode = SignInMode(rawValue: request.mode ?? "standard") else {
@@ -47,7 +48,8 @@ extension PasskeyService {
                     action: action,
                     transaction: stepUp.transaction,
                     identityVerification: stepUp.identityVerification ? true : nil,
-                    userVerificationRequired: requireUserVerification ? true : nil
+                    userVerificationRequired: requireUserVerification ? true : nil,
+                    demoAccountsOnly: demoAccountsOnly ? true : nil
                 )
             )
         )
@@ -130,6 +132,9 @@ extension PasskeyService {
         let state = try decodePayload(AuthenticationState.self, from: flow)
         var handoff: CrossPlatformSessionRecord?
         if let id = state.crossPlatformSessionId { handoff = try await requireConfirmedHandoff(id) }
+        if state.demoAccountsOnly == true {
+            try await refuseSiteAccount(flow, state: state, credentialID: request.credential.rawId.bytes, by: caller)
+        }
         let run =
             state.identityVerification == true
             ? try await approvedWorkflowRun(flowID: state.workflowRunKey(flow), notStarted: .workflowNotStarted) : nil
@@ -283,6 +288,50 @@ extension PasskeyService {
             )
             throw try await recordFailure(credentialLimit) ?? error
         }
+    }
+
+    /// The demo's sign-in is completed only by a passkey of an account the demo made: another account's is refused
+    /// before anything is verified or recorded, the sign-in fails and its handoff (if any) is rejected, so the phone
+    /// and the first device both say why (`DEMO_ACCOUNT_REQUIRED`) and nothing is approved.
+    private func refuseSiteAccount(
+        _ flow: FlowRecord,
+        state: AuthenticationState,
+        credentialID: [UInt8],
+        by caller: Caller
+    ) async throws(APIError) {
+        guard let found = try await storage({ try await store.credentialWithOwner(id: credentialID) }),
+            !WebPages.isDemoUser(found.owner)
+        else { return }
+        var refused = state
+        refused.refusal = APIError.demoAccountsOnly.code.rawValue
+        let payload = try Self.encodePayload(refused)
+        let time = now()
+        _ = try await storage {
+            try await store.updateFlow(
+                id: flow.id,
+                expectedStatuses: [.optionsIssued, .verifying],
+                at: time,
+                update: FlowUpdate(status: .failed, clearChallenge: true, payload: payload)
+            )
+        }
+        if let id = state.crossPlatformSessionId {
+            _ = try await storage {
+                try await store.updateCrossPlatformSession(
+                    id: id,
+                    from: [.claimed, .confirmed],
+                    to: .rejected,
+                    at: time
+                )
+            }
+        }
+        await audit(
+            "authentication.failed",
+            by: caller,
+            userID: found.owner.id,
+            subject: flow.id,
+            details: ["code": APIError.demoAccountsOnly.code.rawValue]
+        )
+        throw APIError.demoAccountsOnly
     }
 
     func redeemAuthentication(

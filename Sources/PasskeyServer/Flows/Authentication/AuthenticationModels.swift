@@ -86,6 +86,11 @@ struct AuthenticationState: Codable, Sendable {
 
     /// User verification is required whatever the policy (the operator console's sign-in).
     var userVerificationRequired: Bool?
+    /// Only the demo's own accounts may complete it (the demo page's sign-in): another account's passkey is refused
+    /// at the completion, so a phone never approves a sign-in the demo would then refuse.
+    var demoAccountsOnly: Bool?
+    /// Why the server refused the completion (an error code), for the first device to say.
+    var refusal: String?
 
     /// What this sign-in asks of user verification: `required` for a step-up and the console, else the policy's.
     func userVerification(policy: UserVerificationRequirement) -> UserVerificationRequirement {

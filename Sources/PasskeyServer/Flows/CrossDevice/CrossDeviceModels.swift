@@ -56,6 +56,8 @@ struct ConfirmHandoffRequest: Decodable, Sendable {
 /// `expired`.
 struct HandoffStatusResponse: Encodable, Sendable, Equatable {
     let status: String
+    /// For `rejected` by the server rather than the person: why (`DEMO_ACCOUNT_REQUIRED`).
+    var code: String? = nil
     let expiresAt: Date
 
     /// Whether the status can no longer change.

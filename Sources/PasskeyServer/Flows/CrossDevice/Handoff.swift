@@ -86,6 +86,12 @@ extension PasskeyService {
         return session
     }
 
+    /// The error code the server refused the session's completion with, if it did.
+    private static func refusal(of flow: FlowRecord) -> String? {
+        guard flow.kind == .authentication, flow.status == .failed else { return nil }
+        return flow.payload.withUnsafeBufferPointer { AuthenticationState(fastJSON: $0) }?.refusal
+    }
+
     /// A handoff's status as the first device sees it. Approval is the completion of the session's flow; a
     /// rejection or a cancellation wins over it (such a handoff is never redeemed).
     static func status(
@@ -103,8 +109,10 @@ extension PasskeyService {
         } else {
             status = session.status.rawValue
         }
+        let refusal = status == "rejected" ? flow.flatMap(Self.refusal) : nil
         return HandoffStatusResponse(
             status: status,
+            code: refusal,
             expiresAt: session.status == .pending ? session.handoffExpiresAt : session.expiresAt
         )
     }

@@ -99,7 +99,9 @@ extension AuthenticationState: JSONWritable, FastJSONDecodable {
             let allowedCredentialIDs = json.optionalStrings("allowedCredentialIDs", in: members),
             let crossPlatformSessionId = json.optionalString("crossPlatformSessionId", in: members),
             let result = json.optional("result", in: members, as: AuthenticationResult.self),
-            let userVerificationRequired = json.optionalBool("userVerificationRequired", in: members)
+            let userVerificationRequired = json.optionalBool("userVerificationRequired", in: members),
+            let demoAccountsOnly = json.optionalBool("demoAccountsOnly", in: members),
+            let refusal = json.optionalString("refusal", in: members)
         else { return nil }
         self.init(
             mode: mode,
@@ -109,7 +111,9 @@ extension AuthenticationState: JSONWritable, FastJSONDecodable {
             allowedCredentialIDs: allowedCredentialIDs,
             crossPlatformSessionId: crossPlatformSessionId,
             result: result,
-            userVerificationRequired: userVerificationRequired
+            userVerificationRequired: userVerificationRequired,
+            demoAccountsOnly: demoAccountsOnly,
+            refusal: refusal
         )
     }
 
@@ -118,8 +122,10 @@ extension AuthenticationState: JSONWritable, FastJSONDecodable {
             writer.member("action", action)
             writer.member("allowedCredentialIDs", allowedCredentialIDs)
             writer.member("crossPlatformSessionId", crossPlatformSessionId)
+            writer.member("demoAccountsOnly", demoAccountsOnly)
             writer.member("identityVerification", identityVerification)
             writer.member("mode", mode.rawValue)
+            writer.member("refusal", refusal)
             writer.member("result", result)
             writer.member("transaction", transaction)
             writer.member("userVerificationRequired", userVerificationRequired)

@@ -8,6 +8,9 @@ import Logging
 struct ErrorResponseMiddleware: RouterMiddleware {
     typealias Context = PasskeyRequestContext
     let routes: KnownRoutes
+    /// The HTML page for an unknown page path (a person's mistyped address); API paths keep the JSON error.
+    /// (Nil with the pages off: every unknown path is then answered in JSON.)
+    let notFoundPage: (@Sendable () -> Response)?
 
     func handle(
         _ request: Request,
@@ -20,6 +23,11 @@ struct ErrorResponseMiddleware: RouterMiddleware {
             return try error.response(from: request, context: context)
         } catch let error as HTTPError {
             let allowed = error.status == .notFound ? routes.allowedMethods(for: request.uri.path) : []
+            if error.status == .notFound, allowed.isEmpty, let notFoundPage,
+                !HeadMiddleware.isAPIPath(request.uri.path)
+            {
+                return notFoundPage()
+            }
             let answer = allowed.isEmpty ? Self.apiError(for: error) : Self.methodNotAllowed(allowed)
             return try answer.response(from: request, context: context)
         } catch {

@@ -24,7 +24,12 @@
       const { redirect } = await Passkeys.post("/demo/passkeys/finish", { registrationAttemptId: attempt.registrationAttemptId });
       window.location.assign(redirect);
     } catch (error) {
-      Passkeys.showFailure(status, error);
+      // Signed in already: the passkey on this device is the one in use, not one to sign in with.
+      if (error?.code === "PASSKEY_ALREADY_EXISTS") {
+        Passkeys.show(status, "error",
+          "This device already has a passkey for your account, so there is nothing to add here. To add another, use another device or a security key.",
+          error.code);
+      } else Passkeys.showFailure(status, error);
     } finally { button.disabled = false; }
   });
 

@@ -45,7 +45,14 @@
   document.getElementById("sign-in")?.addEventListener("submit", (event) => {
     event.preventDefault();
     const form = event.currentTarget;
-    run(form, () => signIn(form.elements.userName.value.trim()));
+    const userName = form.elements.userName.value.trim();
+    // An empty name is asked for: a sign-in without one is its own button, never a silent fallback.
+    if (!userName) {
+      Passkeys.show(status, "error", "Type your user name, or press “Sign in without a user name”.");
+      form.elements.userName.focus();
+      return;
+    }
+    run(form, () => signIn(userName));
   });
 
   document.getElementById("sign-in-discoverable")?.addEventListener("click", (event) => {

@@ -60,7 +60,9 @@
   // Shows a status; true when it is final (and acts on it).
   function update(handoff, next) {
     const [kind, text] = texts[next.status] ?? ["info", "Waiting for your phone…"];
-    Passkeys.show(status, kind, text);
+    // Refused by the server rather than the person (the passkey's account is not a demo account): says why.
+    if (next.code) Passkeys.showFailure(status, new Passkeys.Failure(next.code, ""));
+    else Passkeys.show(status, kind, text);
     if (!isFinal(next.status)) return false;
     if (next.status === "approved") approved(handoff); else retired();
     return true;

@@ -52,16 +52,27 @@
         { recoveryAttemptId: attemptId, continuationToken: data.continuationToken });
       mark("step-done", "done");
       document.getElementById("new-passkey").textContent = registered.name;
-      document.getElementById("revoked-count").textContent = String(finalized.revokedCredentialIds.length);
-      const list = document.getElementById("revoked");
-      for (const id of finalized.revokedCredentialIds) {
-        const item = document.createElement("li");
-        item.textContent = id;
-        list.append(item);
+      // Said in words, with the old passkeys' names.
+      const names = (finalized.revokedNames ?? []).map((name) => "“" + name + "”");
+      document.getElementById("revoked-text").textContent = names.length === 0
+        ? "No old passkey was removed."
+        : names.length === 1
+          ? "Your old passkey " + names[0] + " was removed: it can no longer sign in."
+          : "Your " + names.length + " old passkeys were removed (" + names.join(", ") + "): they can no longer sign in.";
+      if (finalized.signedIn) {
+        const next = document.getElementById("recovered-next");
+        next.replaceChildren();
+        const account = document.createElement("a");
+        account.className = "button";
+        account.href = "/account";
+        account.textContent = "Go to your account";
+        next.append(account);
       }
       document.getElementById("recovered").hidden = false;
       start.remove();
-      Passkeys.show(status, "ok", "Your account is recovered.");
+      Passkeys.show(status, "ok", finalized.signedIn
+        ? "Your account is recovered. You are signed in with your new passkey."
+        : "Your account is recovered.");
     } catch (error) {
       Passkeys.showFailure(status, error);
       start.disabled = false;

@@ -142,6 +142,7 @@ extension WebPages {
         _ = try Self.nonEmpty(userName).map(Self.userName)
         let session = try await service.createAuthentication(
             CreateAuthenticationRequest(userId: nil, mode: nil, action: "demo.sign-in", transaction: nil),
+            demoAccountsOnly: true,
             by: call.caller(Self.demoActor)
         )
         call.session.pendingFlowID = session.biometricPasskeySessionId

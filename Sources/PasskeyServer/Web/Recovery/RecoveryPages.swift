@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PasskeyStorage
 import QRCode
+import WebAuthn
 
 /// Account recovery in the pages (DESIGN §3 flow 5): an operator starts it from the console, which shows a one-time
 /// link and its QR code; the link opens `/recover` on the person's new device, which verifies them, registers the
@@ -39,9 +40,32 @@ extension WebPages {
                     from: call.request,
                     limit: service.configuration.limits.maxRequestBodyBytes
                 )
-                try await requireReplacementRegistered(body)
+                let userID = try await requireReplacementRegistered(body)
+                // The old passkeys' names, read before the finalize revokes them, for the page to say in words.
+                let before = try await service.storage { try await service.store.credentials(userID: userID) }
+                let finalized = try await service.finalizeRecovery(
+                    id: body.recoveryAttemptId,
+                    by: call.caller("recovery-page")
+                )
+                let names = finalized.revokedCredentialIds.map { id in
+                    before.first { Base64URL.encode($0.id) == id }?.name ?? id
+                }
+                // Signed in with the new passkey, as the demo signs in its accounts (never an operator's).
+                var signedIn = false
+                if let user = try await service.storage({ try await service.store.user(id: userID) }),
+                    Self.isDemoUser(user), !isOperator(user.id)
+                {
+                    try await signIn(&call, userID: user.id, credentialID: finalized.credential.credentialId)
+                    signedIn = true
+                }
                 return JSONBody.response(
-                    try await service.finalizeRecovery(id: body.recoveryAttemptId, by: call.caller("recovery-page"))
+                    Finalized(
+                        recoveryAttemptId: finalized.recoveryAttemptId,
+                        credential: finalized.credential,
+                        revokedCredentialIds: finalized.revokedCredentialIds,
+                        revokedNames: names,
+                        signedIn: signedIn
+                    )
                 )
             }
         }
@@ -61,6 +85,16 @@ extension WebPages {
         )
     }
 
+    /// What `/recover/finalize` answers: the finalize's answer, the revoked passkeys' names, and whether this browser
+    /// is now signed in.
+    struct Finalized: Encodable, Sendable {
+        let recoveryAttemptId: String
+        let credential: CredentialResponse
+        let revokedCredentialIds: [String]
+        let revokedNames: [String]
+        let signedIn: Bool
+    }
+
     /// `{recoveryAttemptId, continuationToken}`: what `/recover` posts once its replacement passkey is registered.
     struct FinalizeFromPage: Decodable, Sendable {
         let recoveryAttemptId: String
@@ -71,7 +105,7 @@ extension WebPages {
     /// registered the replacement may finalize from the page. Anything else — an unknown attempt included — looks
     /// alike (`RECOVERY_TOKEN_INVALID`). With the token, an attempt the backend started is refused: the backend
     /// finalizes it.
-    private func requireReplacementRegistered(_ body: FinalizeFromPage) async throws(APIError) {
+    private func requireReplacementRegistered(_ body: FinalizeFromPage) async throws(APIError) -> String {
         let id = body.recoveryAttemptId
         guard (1...128).contains(id.utf8.count),
             let attempt = try await service.storage({ try await service.store.recoveryAttempt(id: id) }),
@@ -81,6 +115,7 @@ extension WebPages {
             Secrets.constantTimeEqual(flow.clientTokenHash, Secrets.hash(body.continuationToken))
         else { throw APIError.recoveryTokenInvalid }
         guard attempt.startedBy == .console else { throw APIError.recoveryFinalizeByBackend }
+        return attempt.userID
     }
 
     /// The one-time link (`/recover#<attempt>.<token>` on the first web origin) and its QR code.

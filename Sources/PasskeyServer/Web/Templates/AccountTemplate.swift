@@ -38,7 +38,7 @@ extension PageTemplates {
         </ul>
         <section class="card spaced" aria-labelledby="step-up-heading">
           <h2 id="step-up-heading">Confirm a payment</h2>
-          <p>A risky action asks for your passkey again, with the transaction bound into what you sign: the server's challenge ends with the SHA-256 of the text shown here, and this page checks it before your passkey signs.</p>
+          <p>Before something important, such as sending money, the site asks for your passkey again. You see exactly what you approve, and your passkey signs that very text: nobody can swap in another payment after you said yes.</p>
           <pre id="step-up-text" class="transaction" hidden></pre>
           <button type="button" id="confirm-payment">Confirm the sample payment</button>
           <dl id="step-up-result" class="facts" hidden>

@@ -29,7 +29,7 @@ extension PageTemplates {
               <label for="sign-in-name">User name</label>
               <input id="sign-in-name" name="userName" type="text" autocomplete="username webauthn" autocapitalize="none"
                 spellcheck="false" maxlength="64" aria-describedby="sign-in-name-hint">
-              <p id="sign-in-name-hint" class="hint">Your passkeys are offered as you type; or leave it empty.</p>
+              <p id="sign-in-name-hint" class="hint">Your passkeys are offered as you type; no name to hand? Sign in without one.</p>
               <div class="row">
                 <button type="submit">Sign in</button>
                 <button type="button" id="sign-in-discoverable" class="secondary">Sign in without a user name</button>

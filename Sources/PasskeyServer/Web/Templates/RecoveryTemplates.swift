@@ -36,9 +36,8 @@ extension PageTemplates {
         <button type="button" id="recover-start">Start</button>
         <div id="recovered" hidden>
           <p>Your new passkey <strong id="new-passkey"></strong> is active.</p>
-          <p>Revoked: <span id="revoked-count"></span> old passkey(s).</p>
-          <ul id="revoked" class="mono"></ul>
-          <p><a class="button" href="/">Sign in</a></p>
+          <p id="revoked-text"></p>
+          <p id="recovered-next"><a class="button" href="/">Sign in</a></p>
         </div>
         {{/main}}
         {{/layout}}
