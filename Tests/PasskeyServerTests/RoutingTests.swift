@@ -77,10 +77,10 @@ struct RoutingTests {
         }
     }
 
+    /// API paths; an unknown page path gets an HTML page instead (PageRoutingTests).
     @Test(arguments: [
-        "/nothing", "/v1", "/v1/nothing", "/v1/registrations/reg_x/nothing", "/v1/client/registrations",
-        "/.well-known/other",
-        "/health/x",
+        "/v1", "/v1/nothing", "/v1/registrations/reg_x/nothing", "/v1/client/registrations", "/.well-known/other",
+        "/health/x", "/metrics/x", "/biometric-passkey/nothing",
     ])
     func unknownPathsAreNotFound(_ path: String) async throws {
         let server = try TestServer()

@@ -20,7 +20,7 @@ struct HeadMiddleware: RouterMiddleware {
 
     /// Whether `path` is the API's (answered in JSON, never with a page).
     static func isAPIPath(_ path: String) -> Bool {
-        ["/v1/", "/.well-known/", "/biometric-passkey/"].contains(where: path.hasPrefix) || path == "/v1"
-            || path == "/health" || path == "/metrics"
+        ["/v1/", "/.well-known/", "/biometric-passkey/", "/health/", "/metrics/"].contains(where: path.hasPrefix)
+            || path == "/v1" || path == "/health" || path == "/metrics"
     }
 }
