@@ -37,7 +37,7 @@ struct LiveHTTPTests {
         let server = try TestServer { $0.limits.maxRequestBodyBytes = 1024 }
         try await server.withLiveAPI { api in
             expectError(try await api.send(.get, "/v1/audit-events"), "UNAUTHENTICATED", .unauthorized)
-            expectError(try await api.send(.get, "/nothing"), "NOT_FOUND", .notFound)
+            expectError(try await api.send(.get, "/v1/nothing"), "NOT_FOUND", .notFound)
             expectError(try await api.backend(.post, "/v1/registrations", json: "{"), "INVALID_REQUEST", .badRequest)
             let large = #"{"userId": "alice", "userName": "\#(String(repeating: "a", count: 3000))"}"#
             expectError(

@@ -76,7 +76,9 @@ struct ConnectionQueueTests {
             await holder.held()
             let user = UserRecord(id: "late", handle: [1, 2, 3], name: "late", displayName: "Late", createdAt: Date())
             let late = Task { await storeError { _ = try await store.createUserIfAbsent(user) } }
-            // Not a measurement: the operation waits at least this long, longer than its timeout.
+            // Its turn must come after the timeout: first it is in the line (however long a loaded machine takes to
+            // start the task), then it waits there longer than the timeout. Waiting longer is never wrong here.
+            while store.connection.operations == 0 { try await Task.sleep(for: .milliseconds(10)) }
             try await Task.sleep(for: .milliseconds(400))
             holder.release()
             try await holding.value
