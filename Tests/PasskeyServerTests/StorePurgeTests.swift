@@ -11,7 +11,7 @@ struct StorePurgeTests {
     @Test("a round deletes sign-ups that never completed and flows that are over, and keeps the rest")
     func abandonedSignUps() async throws {
         let server = try TestServer()
-        let store = server.service.store
+        let store = server.service.context.store
         let purge = StorePurge(service: server.service)
         try await server.withAPI { api in
             var phone = TestAuthenticator()
@@ -67,7 +67,7 @@ struct StorePurgeTests {
             var phone = TestAuthenticator()
             try await api.enroll("alice", authenticator: &phone)
         }
-        let store = server.service.store
+        let store = server.service.context.store
         let recorded = try await store.auditEvents(after: 0, limit: 100, userID: nil).count
         #expect(recorded > 0)
         server.clock.advance(by: 86_399)

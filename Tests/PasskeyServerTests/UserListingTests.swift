@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-import PasskeyServer
+@testable import PasskeyServer
 import PasskeyStorage
 import PasskeyTesting
 import Testing
@@ -158,14 +158,14 @@ struct UserListingTests {
         try await server.withAPI { api in
             for id in ["b", "a", "c"] { _ = try await api.createRegistration(NewRegistration(userId: id)) }
         }
-        let first = try await server.service.users(limit: 2)
+        let first = try await server.service.accounts.users(limit: 2)
         #expect(first.users.map(\.userID) == ["a", "b"])
         #expect(first.nextCursor == "b")
-        let rest = try await server.service.users(matching: "C", after: first.nextCursor)
+        let rest = try await server.service.accounts.users(matching: "C", after: first.nextCursor)
         #expect(rest.users.map(\.userID) == ["c"])
         #expect(rest.users.first?.userName == "c@example.com")
         #expect(rest.nextCursor == nil)
-        await #expect(throws: APIError.self) { try await server.service.users(limit: 0) }
-        await #expect(throws: APIError.self) { try await server.service.users(after: "not a cursor") }
+        await #expect(throws: APIError.self) { try await server.service.accounts.users(limit: 0) }
+        await #expect(throws: APIError.self) { try await server.service.accounts.users(after: "not a cursor") }
     }
 }

@@ -20,7 +20,7 @@ public enum PasskeyRoutes {
         [
             Route(.post, "/v1/registrations", .backend) { request, _, call in
                 JSONBody.response(
-                    try await s.createRegistration(
+                    try await s.registration.create(
                         try await call.body(CreateRegistrationRequest.self, request),
                         by: call.caller
                     ),
@@ -28,29 +28,21 @@ public enum PasskeyRoutes {
                 )
             },
             Route(.get, "/v1/registrations/{registrationAttemptId}", .backend) { _, _, call in
-                JSONBody.response(try await s.registrationStatus(flowID: try call.parameter("registrationAttemptId")))
+                JSONBody.response(try await s.registration.status(id: try call.parameter("registrationAttemptId")))
             },
             Route(.post, "/v1/registrations/{registrationAttemptId}/finalize", .backend) { _, _, call in
                 JSONBody.response(
-                    try await s.settleRegistration(
-                        flowID: try call.parameter("registrationAttemptId"),
-                        finalize: true,
-                        by: call.caller
-                    )
+                    try await s.registration.finalize(id: try call.parameter("registrationAttemptId"), by: call.caller)
                 )
             },
             Route(.post, "/v1/registrations/{registrationAttemptId}/abort", .backend) { _, _, call in
                 JSONBody.response(
-                    try await s.settleRegistration(
-                        flowID: try call.parameter("registrationAttemptId"),
-                        finalize: false,
-                        by: call.caller
-                    )
+                    try await s.registration.abort(id: try call.parameter("registrationAttemptId"), by: call.caller)
                 )
             },
             Route(.post, "/v1/authentications", .backend) { request, _, call in
                 JSONBody.response(
-                    try await s.createAuthentication(
+                    try await s.signIn.create(
                         try await call.body(CreateAuthenticationRequest.self, request),
                         by: call.caller
                     ),
@@ -59,8 +51,8 @@ public enum PasskeyRoutes {
             },
             Route(.post, "/v1/authentications/{biometricPasskeySessionId}/redeem", .backend) { request, _, call in
                 JSONBody.response(
-                    try await s.redeemAuthentication(
-                        flowID: try call.parameter("biometricPasskeySessionId"),
+                    try await s.signIn.redeem(
+                        id: try call.parameter("biometricPasskeySessionId"),
                         request: try await call.body(RedeemRequest.self, request),
                         by: call.caller
                     )
@@ -68,46 +60,49 @@ public enum PasskeyRoutes {
             },
             Route(.post, "/v1/authentications/{biometricPasskeySessionId}/handoff", .backend) { _, _, call in
                 JSONBody.response(
-                    try await s.createHandoff(flowID: try call.parameter("biometricPasskeySessionId"), by: call.caller),
+                    try await s.handoff.create(
+                        forSignIn: try call.parameter("biometricPasskeySessionId"),
+                        by: call.caller
+                    ),
                     status: .created
                 )
             },
             Route(.get, "/v1/users", .backend) { request, _, _ in
                 let query = request.uri.queryParameters
                 return JSONBody.response(
-                    try await s.users(
+                    try await s.accounts.users(
                         matching: query["query"].map(String.init),
                         after: query["after"].map(String.init),
-                        limit: try PasskeyService.userPageSize(query["limit"].map(String.init)),
+                        limit: try AccountFlow.userPageSize(query["limit"].map(String.init)),
                         userName: query["userName"].map(String.init)
                     )
                 )
             },
             Route(.get, "/v1/users/{userId}/credentials", .backend) { _, _, call in
-                JSONBody.response(try await s.listCredentials(userID: try call.parameter("userId")))
+                JSONBody.response(try await s.accounts.listCredentials(userID: try call.parameter("userId")))
             },
             Route(.delete, "/v1/users/{userId}", .backend) { _, _, call in
-                try await s.deleteUser(id: try call.parameter("userId"), by: call.caller)
+                try await s.accounts.deleteUser(id: try call.parameter("userId"), by: call.caller)
                 return Response(status: .noContent)
             },
             Route(.get, "/v1/credentials/{credentialId}", .backend) { _, _, call in
-                JSONBody.response(try await s.credential(id: try call.parameter("credentialId")))
+                JSONBody.response(try await s.accounts.credential(id: try call.parameter("credentialId")))
             },
             Route(.patch, "/v1/credentials/{credentialId}", .backend) { request, _, call in
                 JSONBody.response(
-                    try await s.renameCredential(
+                    try await s.accounts.renameCredential(
                         id: try call.parameter("credentialId"),
-                        request: try await call.body(PasskeyService.RenameRequest.self, request),
+                        request: try await call.body(AccountFlow.RenameRequest.self, request),
                         by: call.caller
                     )
                 )
             },
             Route(.delete, "/v1/credentials/{credentialId}", .backend) { _, _, call in
-                try await s.revokeCredential(id: try call.parameter("credentialId"), by: call.caller)
+                try await s.accounts.revokeCredential(id: try call.parameter("credentialId"), by: call.caller)
                 return Response(status: .noContent)
             },
             Route(.get, "/v1/identity-verification/runs/{workflowRunId}", .backend) { _, _, call in
-                JSONBody.response(try await s.workflowRun(id: try call.parameter("workflowRunId")))
+                JSONBody.response(try await s.identityVerification.workflowRun(id: try call.parameter("workflowRunId")))
             },
             Route(.post, "/v1/identity-verification/runs/{workflowRunId}/decision", .backend) { request, _, call in
                 guard s.configuration.identityVerification.provider == .simulated else {
@@ -115,9 +110,9 @@ public enum PasskeyRoutes {
                         "Decisions are posted here only with the simulated identity-verification provider."
                     )
                 }
-                let body = try await call.body(PasskeyService.DecisionRequest.self, request)
+                let body = try await call.body(DecisionRequest.self, request)
                 return JSONBody.response(
-                    try await s.decideWorkflowRun(
+                    try await s.identityVerification.decideWorkflowRun(
                         id: try call.parameter("workflowRunId"),
                         decision: body.decision,
                         faceMatch: body.faceMatch,
@@ -128,7 +123,7 @@ public enum PasskeyRoutes {
             Route(.get, "/v1/audit-events", .backend) { request, _, _ in
                 let query = request.uri.queryParameters
                 return JSONBody.response(
-                    try await s.auditEvents(
+                    try await s.accounts.auditEvents(
                         order: query["order"].map(String.init),
                         after: query["after"].map(String.init),
                         before: query["before"].map(String.init),
@@ -139,7 +134,7 @@ public enum PasskeyRoutes {
             },
             Route(.post, "/v1/recoveries", .backend) { request, _, call in
                 JSONBody.response(
-                    try await s.createRecovery(
+                    try await s.recovery.create(
                         try await call.body(CreateRecoveryRequest.self, request),
                         by: call.caller
                     ),
@@ -147,171 +142,113 @@ public enum PasskeyRoutes {
                 )
             },
             Route(.get, "/v1/recoveries/{recoveryAttemptId}", .backend) { _, _, call in
-                JSONBody.response(try await s.recoveryStatus(id: try call.parameter("recoveryAttemptId")))
+                JSONBody.response(try await s.recovery.status(id: try call.parameter("recoveryAttemptId")))
             },
             Route(.post, "/v1/recoveries/{recoveryAttemptId}/finalize", .backend) { _, _, call in
                 JSONBody.response(
-                    try await s.finalizeRecovery(id: try call.parameter("recoveryAttemptId"), by: call.caller)
+                    try await s.recovery.finalize(id: try call.parameter("recoveryAttemptId"), by: call.caller)
                 )
             },
             Route(.post, "/v1/recoveries/{recoveryAttemptId}/cancel", .backend) { _, _, call in
                 JSONBody.response(
-                    try await s.cancelRecovery(id: try call.parameter("recoveryAttemptId"), by: call.caller)
+                    try await s.recovery.cancel(id: try call.parameter("recoveryAttemptId"), by: call.caller)
                 )
             },
         ]
     }
 
     static func client(_ s: PasskeyService) -> [Route] {
-        [
-            Route(.post, "/v1/client/registrations/{registrationAttemptId}/options", .client) { _, _, call in
-                JSONBody.response(
-                    try await s.registrationOptions(
-                        flowID: try call.parameter("registrationAttemptId"),
-                        clientToken: call.bearerToken
-                    )
-                )
+        let a = s.authorization
+        return [
+            Route.flow(.post, "/v1/client/registrations/{registrationAttemptId}/options", .registration,
+                id: "registrationAttemptId", a) { _, _, flow in
+                JSONBody.response(try await s.registration.options(for: flow))
             },
-            Route(.post, "/v1/client/registrations/{registrationAttemptId}/complete", .client) { request, _, call in
-                // The token is checked before the body is read, so a caller without one learns nothing from validation.
-                let flow = try await s.authorizeClient(
-                    flowID: try call.parameter("registrationAttemptId"),
-                    token: call.bearerToken,
-                    kind: .registration
-                )
-                return JSONBody.response(
-                    try await s.completeRegistration(
-                        flow: flow,
+            // The flow is resolved before the body is read, so a caller without its token learns nothing from validation.
+            Route.flow(.post, "/v1/client/registrations/{registrationAttemptId}/complete", .registration,
+                id: "registrationAttemptId", a) { request, call, flow in
+                JSONBody.response(
+                    try await s.registration.complete(
+                        flow,
                         request: try await call.body(CompleteRegistrationRequest.self, request),
                         by: call.caller
                     ),
                     status: .created
                 )
             },
-            Route(.post, "/v1/client/authentications/{biometricPasskeySessionId}/options", .client) { _, _, call in
-                JSONBody.response(
-                    try await s.authenticationOptions(
-                        flowID: try call.parameter("biometricPasskeySessionId"),
-                        clientToken: call.bearerToken
-                    )
-                )
+            Route.flow(.post, "/v1/client/authentications/{biometricPasskeySessionId}/options", .authentication,
+                id: "biometricPasskeySessionId", a) { _, _, flow in
+                JSONBody.response(try await s.signIn.options(for: flow))
             },
-            Route(.post, "/biometric-passkey/mobile/step-up/{biometricPasskeySessionId}/idv/start", .client) {
-                _,
-                _,
-                call in
+            Route.flow(.post, "/biometric-passkey/mobile/step-up/{biometricPasskeySessionId}/idv/start", .authentication,
+                id: "biometricPasskeySessionId", a) { _, call, flow in
                 JSONBody.response(
-                    try await s.startStepUpIdentityVerification(
-                        flowID: try call.parameter("biometricPasskeySessionId"),
-                        clientToken: call.bearerToken,
-                        by: call.caller
-                    ),
+                    try await s.signIn.startIdentityVerification(for: flow, by: call.caller),
                     status: .created
                 )
             },
-            Route(.post, "/v1/client/authentications/{biometricPasskeySessionId}/complete", .client) {
-                request,
-                _,
-                call in
-                let flow = try await s.authorizeClient(
-                    flowID: try call.parameter("biometricPasskeySessionId"),
-                    token: call.bearerToken,
-                    kind: .authentication
-                )
-                return JSONBody.response(
-                    try await s.completeAuthentication(
-                        flow: flow,
+            Route.flow(.post, "/v1/client/authentications/{biometricPasskeySessionId}/complete", .authentication,
+                id: "biometricPasskeySessionId", a) { request, call, flow in
+                JSONBody.response(
+                    try await s.signIn.complete(
+                        flow,
                         request: try await call.body(CompleteAuthenticationRequest.self, request),
                         by: call.caller
                     )
                 )
             },
-            Route(.post, "/biometric-passkey/mobile/recovery/{recoveryAttemptId}/idv/start", .client) { _, _, call in
+            Route.recoveryDevice(.post, "/biometric-passkey/mobile/recovery/{recoveryAttemptId}/idv/start", a) {
+                _, call, attempt in
                 JSONBody.response(
-                    try await s.startRecoveryIdentityVerification(
-                        attemptID: try call.parameter("recoveryAttemptId"),
-                        recoveryToken: call.bearerToken,
-                        by: call.caller
-                    ),
+                    try await s.recovery.startIdentityVerification(for: attempt, by: call.caller),
                     status: .created
                 )
             },
-        ] + crossDevice(s)
+        ] + handoff(s)
     }
 
-    /// Cross-device approval (DESIGN §3 flow 4): the phone's calls, and the first device's status.
-    static func crossDevice(_ s: PasskeyService) -> [Route] {
-        [
+    /// The handoff (DESIGN §3 flow 4, `cross-platform` in the paths): the phone's calls, and the first device's.
+    static func handoff(_ s: PasskeyService) -> [Route] {
+        let a = s.authorization
+        return [
             // The phone has no token yet: the handoff token in the body is its credential.
             Route(.post, "/v1/client/cross-platform/preview", .open) { request, _, call in
                 JSONBody.response(
-                    try await s.previewHandoff(try await call.body(ResumeHandoffRequest.self, request), by: call.caller)
+                    try await s.handoff.preview(try await call.body(ResumeHandoffRequest.self, request), by: call.caller)
                 )
             },
             Route(.post, "/v1/client/cross-platform/resume", .open) { request, _, call in
                 JSONBody.response(
-                    try await s.resumeHandoff(try await call.body(ResumeHandoffRequest.self, request), by: call.caller)
+                    try await s.handoff.resume(try await call.body(ResumeHandoffRequest.self, request), by: call.caller)
                 )
             },
-            Route(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/confirm", .client) { request, _, call in
-                // The token is checked before the body is read, so a caller without one learns nothing from validation.
-                let handoff = try await s.authorizeHandoffClient(
-                    id: try call.parameter("crossPlatformSessionId"),
-                    token: call.bearerToken
-                )
-                return JSONBody.response(
-                    try await s.confirmHandoff(
+            Route.phone(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/confirm", a) { request, call, handoff in
+                JSONBody.response(
+                    try await s.handoff.confirm(
                         handoff,
                         request: try await call.body(ConfirmHandoffRequest.self, request),
                         by: call.caller
                     )
                 )
             },
-            Route(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/reject", .client) { _, _, call in
-                JSONBody.response(
-                    try await s.rejectHandoff(
-                        id: try call.parameter("crossPlatformSessionId"),
-                        clientToken: call.bearerToken,
-                        by: call.caller
-                    )
-                )
+            Route.phone(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/reject", a) { _, call, handoff in
+                JSONBody.response(try await s.handoff.reject(handoff, by: call.caller))
             },
-            Route(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/cancel", .client) { _, _, call in
+            Route.phone(.post, "/biometric-passkey/mobile/cross-platform/{crossPlatformSessionId}/idv/start", a) {
+                _, call, handoff in
                 JSONBody.response(
-                    try await s.cancelHandoff(
-                        id: try call.parameter("crossPlatformSessionId"),
-                        pollToken: call.bearerToken,
-                        by: call.caller
-                    )
-                )
-            },
-            Route(.get, "/v1/client/cross-platform/{crossPlatformSessionId}/status", .client) { _, _, call in
-                JSONBody.response(
-                    try await s.handoffStatus(
-                        id: try call.parameter("crossPlatformSessionId"),
-                        pollToken: call.bearerToken
-                    )
-                )
-            },
-            Route(.get, "/v1/client/cross-platform/{crossPlatformSessionId}/events", .client) { _, _, call in
-                try await s.handoffEvents(
-                    id: try call.parameter("crossPlatformSessionId"),
-                    pollToken: call.bearerToken,
-                    by: call.caller
-                )
-            },
-            Route(.post, "/biometric-passkey/mobile/cross-platform/{crossPlatformSessionId}/idv/start", .client) {
-                _,
-                _,
-                call in
-                JSONBody.response(
-                    try await s.startHandoffIdentityVerification(
-                        id: try call.parameter("crossPlatformSessionId"),
-                        clientToken: call.bearerToken,
-                        by: call.caller
-                    ),
+                    try await s.handoff.startIdentityVerification(for: handoff, by: call.caller),
                     status: .created
                 )
+            },
+            Route.firstDevice(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/cancel", a) { _, call, handoff in
+                JSONBody.response(try await s.handoff.cancel(handoff, by: call.caller))
+            },
+            Route.firstDevice(.get, "/v1/client/cross-platform/{crossPlatformSessionId}/status", a) { _, _, handoff in
+                JSONBody.response(try await s.handoff.status(of: handoff))
+            },
+            Route.firstDevice(.get, "/v1/client/cross-platform/{crossPlatformSessionId}/events", a) { _, call, handoff in
+                try await s.handoff.events(of: handoff, by: call.caller)
             },
         ]
     }
@@ -326,7 +263,7 @@ public enum PasskeyRoutes {
                 } catch {
                     throw APIError.payloadTooLarge(call.bodyLimit)
                 }
-                try await s.receiveWebhook(
+                try await s.identityVerification.receiveWebhook(
                     body,
                     headers: request.headers,
                     by: Caller(actor: "idv-webhook", requestID: call.caller.requestID, clientIP: call.caller.clientIP)
@@ -351,8 +288,8 @@ public enum PasskeyRoutes {
             // The new device of a recovery proves itself with the token in the body, not with a bearer token.
             Route(.post, "/v1/client/recoveries/{recoveryAttemptId}/registration", .open) { request, _, call in
                 JSONBody.response(
-                    try await s.recoveryRegistration(
-                        attemptID: try call.parameter("recoveryAttemptId"),
+                    try await s.recovery.exchange(
+                        id: try call.parameter("recoveryAttemptId"),
                         request: try await call.body(RecoveryRegistrationRequest.self, request),
                         by: call.caller.asClient
                     )
@@ -360,8 +297,8 @@ public enum PasskeyRoutes {
             },
             Route(.post, "/v1/client/recoveries/{recoveryAttemptId}/complete", .open) { request, _, call in
                 JSONBody.response(
-                    try await s.completeRecovery(
-                        attemptID: try call.parameter("recoveryAttemptId"),
+                    try await s.recovery.complete(
+                        id: try call.parameter("recoveryAttemptId"),
                         request: try await call.body(CompleteRecoveryRequest.self, request),
                         by: call.caller.asClient
                     ),

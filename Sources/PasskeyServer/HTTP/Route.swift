@@ -1,6 +1,7 @@
 import Foundation
 public import HTTPTypes
 import Hummingbird
+import PasskeyStorage
 
 /// One endpoint of the HTTP API: method, path (OpenAPI-style `{parameter}`s), who may call it, and its handler.
 /// The route table (``PasskeyRoutes``) is the single list the router and the OpenAPI coverage test both use.
@@ -76,6 +77,71 @@ extension Route {
                 bodyLimit: service.configuration.limits.maxRequestBodyBytes
             )
         )
+    }
+
+    /// A client route that drives one flow of `kind`, named by the path parameter `id`: the flow its bearer token
+    /// authorizes (``ClientAuthorization/flow(id:token:kind:)``) is resolved before the handler runs, and handed to it.
+    static func flow(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        _ kind: FlowKind,
+        id: String,
+        _ authorization: ClientAuthorization,
+        _ handler: @escaping @Sendable (Request, RouteCall, FlowRecord) async throws -> Response
+    ) -> Route {
+        Route(method, path, .client) { request, _, call in
+            let flow = try await authorization.flow(id: try call.parameter(id), token: call.bearerToken, kind: kind)
+            return try await handler(request, call, flow)
+        }
+    }
+
+    /// A client route of the phone in a handoff: the handoff its client token (from the claim) drives is resolved
+    /// first.
+    static func phone(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        _ authorization: ClientAuthorization,
+        _ handler: @escaping @Sendable (Request, RouteCall, CrossPlatformSessionRecord) async throws -> Response
+    ) -> Route {
+        Route(method, path, .client) { request, _, call in
+            let session = try await authorization.handoffForPhone(
+                id: try call.parameter("crossPlatformSessionId"),
+                token: call.bearerToken
+            )
+            return try await handler(request, call, session)
+        }
+    }
+
+    /// A client route of the first device in a handoff: the handoff its poll token follows is resolved first.
+    static func firstDevice(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        _ authorization: ClientAuthorization,
+        _ handler: @escaping @Sendable (Request, RouteCall, CrossPlatformSessionRecord) async throws -> Response
+    ) -> Route {
+        Route(method, path, .client) { request, _, call in
+            let session = try await authorization.handoffForFirstDevice(
+                id: try call.parameter("crossPlatformSessionId"),
+                token: call.bearerToken
+            )
+            return try await handler(request, call, session)
+        }
+    }
+
+    /// A client route of a recovery's new device with the recovery token as bearer: the attempt is resolved first.
+    static func recoveryDevice(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        _ authorization: ClientAuthorization,
+        _ handler: @escaping @Sendable (Request, RouteCall, RecoveryAttemptRecord) async throws -> Response
+    ) -> Route {
+        Route(method, path, .client) { request, _, call in
+            let attempt = try await authorization.recoveryAttempt(
+                id: try call.parameter("recoveryAttemptId"),
+                token: call.bearerToken
+            )
+            return try await handler(request, call, attempt)
+        }
     }
 
     static func bearerToken(_ request: Request) -> String? {

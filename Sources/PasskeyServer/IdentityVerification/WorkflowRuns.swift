@@ -5,48 +5,11 @@ import PasskeyStorage
 
 /// Identity-verification workflow runs (DESIGN §5): started for one flow, decided by the provider, required to be
 /// approved before that flow may go on.
-extension PasskeyService {
-    /// A run as the API shows it.
-    struct WorkflowRunResponse: Encodable, Sendable {
-        let workflowRunId: String
-        let purpose: String
-        let userId: String
-        let status: String
-        let faceMatch: String?
-        /// True when the simulated provider decided the run: nobody was verified.
-        let simulated: Bool?
-        let createdAt: Date
-        let updatedAt: Date
-        let expiresAt: Date
+struct IdentityVerificationFlow: ServiceFlow {
+    let context: FlowContext
+}
 
-        init(_ run: WorkflowRunRecord, simulated: Bool) {
-            workflowRunId = run.id
-            self.simulated = simulated ? true : nil
-            purpose = run.purpose.rawValue
-            userId = run.userID
-            status = run.status.rawValue
-            faceMatch = run.faceMatch?.rawValue
-            createdAt = run.createdAt
-            updatedAt = run.updatedAt
-            expiresAt = run.expiresAt
-        }
-    }
-
-    /// What a client needs to run the capture: `POST …/idv/start`, and the fields a flow's create response adds.
-    struct WorkflowRunStart: Encodable, Sendable {
-        let workflowRunId: String
-        let idvToken: String
-        let expiresAt: Date
-        /// True with the simulated provider, which verifies nobody.
-        var simulated: Bool? = nil
-    }
-
-    /// `POST /v1/identity-verification/runs/{id}/decision` (simulated provider only).
-    struct DecisionRequest: Decodable, Sendable {
-        let decision: ServerConfiguration.IdentityVerification.Decision
-        let faceMatch: ServerConfiguration.IdentityVerification.FaceMatch?
-    }
-
+extension IdentityVerificationFlow {
     /// Creates a run for `flowID`: stores it first, then asks the provider to create it. Every flow gets a run of its
     /// own, and the stored run is its reservation: a second start of the flow — while the first waits for the vendor,
     /// or after — is `IDV_ALREADY_STARTED` without a second call to the vendor. When the provider does not create the
@@ -81,7 +44,7 @@ extension PasskeyService {
         }
         let started: IdentityVerificationStart
         do {
-            started = try await identityVerifier.start(run)
+            started = try await context.identityVerifier.start(run)
         } catch {
             do {
                 _ = try await store.releaseWorkflowRun(id: run.id)
@@ -126,10 +89,6 @@ extension PasskeyService {
             simulated: isSimulatedIdentityVerification ? true : nil
         )
     }
-
-    /// Whether runs are decided by the simulated provider, which verifies nobody: every result and audit event
-    /// that carries such a run says so.
-    var isSimulatedIdentityVerification: Bool { configuration.identityVerification.provider == .simulated }
 
     /// The approved run of `flowID`, or the code that says why the flow must wait or stop.
     func approvedWorkflowRun(

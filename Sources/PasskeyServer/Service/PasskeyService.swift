@@ -4,27 +4,31 @@ public import PasskeyStorage
 public import WebAuthn
 import X509
 
-/// The relying-party service: the flows of DESIGN §3 on top of a ``PasskeyStore``, independent of HTTP.
-/// ``PasskeyApplication`` exposes it over HTTP; tests may call it directly.
+/// The relying-party service: the flows of DESIGN §3 on top of a ``PasskeyStore``, independent of HTTP. Each flow is
+/// a type holding the shared ``FlowContext``; the service builds them once and keeps them. ``PasskeyApplication``
+/// exposes them over HTTP (the route table and the pages); tests may call them directly.
 public struct PasskeyService: Sendable {
     public let configuration: ServerConfiguration
-    public let store: any PasskeyStore
-    let now: @Sendable () -> Date
-    let logger: Logger
+    /// What the flows share: the store, the clock, the log, the metrics and the verification policy.
+    let context: FlowContext
+    /// Resolves a client's token to what it may drive, before any client route's handler runs.
+    let authorization: ClientAuthorization
+
+    let registration: RegistrationFlow
+    let signIn: SignInFlow
+    let handoff: HandoffFlow
+    let recovery: RecoveryFlow
+    let identityVerification: IdentityVerificationFlow
+    let accounts: AccountFlow
+    let webSessions: WebSessionsFlow
+
     let apiKeys: APIKeys
-    let origins: OriginPolicy
     /// Origins whose pages may call the client API from a browser.
     let corsOrigins: Set<String>
-    let attestationPolicy: AttestationPolicy
     /// The client API's request rate per client address, counted in this process only.
     let clientRequestLimiter = RateLimiter()
-    /// The handoff status streams open in this process (`limits.maxEventStreams`).
-    let eventStreams = EventStreamGate()
     /// The proxies whose `X-Forwarded-For` entries are believed.
     let trustedProxies: TrustedProxies
-    /// Where identity-verification runs are created (`identityVerification.provider`).
-    let identityVerifier: any IdentityVerificationProvider
-    let metrics: ServerMetrics
 
     /// - Parameters:
     ///   - now: the clock (injected so tests can move time).
@@ -50,20 +54,49 @@ public struct PasskeyService: Sendable {
             break
         }
         self.configuration = configuration
-        self.store = store
-        self.now = now
-        self.logger = logger
+        let context = FlowContext(
+            configuration: configuration,
+            store: store,
+            now: now,
+            logger: logger,
+            metrics: ServerMetrics(),
+            origins: OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins)),
+            attestationPolicy: try Self.attestationPolicy(configuration.policy, metadata: metadata),
+            identityVerifier: configuration.identityVerification.makeProvider
+        )
+        self.context = context
+        let authorization = ClientAuthorization(context: context)
+        self.authorization = authorization
+        let identityVerification = IdentityVerificationFlow(context: context)
+        let registration = RegistrationFlow(context: context, identityVerification: identityVerification)
+        let handoff = HandoffFlow(
+            context: context,
+            identityVerification: identityVerification,
+            eventStreams: EventStreamGate()
+        )
+        self.identityVerification = identityVerification
+        self.registration = registration
+        self.handoff = handoff
+        self.signIn = SignInFlow(context: context, identityVerification: identityVerification, handoff: handoff)
+        self.recovery = RecoveryFlow(
+            context: context,
+            identityVerification: identityVerification,
+            registration: registration,
+            authorization: authorization
+        )
+        self.accounts = AccountFlow(context: context)
+        self.webSessions = WebSessionsFlow(context: context)
         self.apiKeys = APIKeys(configuration.apiKeys)
-        self.origins = OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins))
         self.corsOrigins = Set(configuration.webOrigins + configuration.relatedOrigins)
         self.trustedProxies = TrustedProxies(
             ranges: configuration.limits.trustedProxies.compactMap(IPAddressRange.init)
         )
-        self.attestationPolicy = try Self.attestationPolicy(configuration.policy, metadata: metadata)
-        self.metrics = ServerMetrics()
-        self.identityVerifier = configuration.identityVerification.makeProvider
         if let blob = metadata?.blob { Self.logUnusableEntries(of: blob, to: logger) }
     }
+
+    var logger: Logger { context.logger }
+    var metrics: ServerMetrics { context.metrics }
+    func now() -> Date { context.now() }
 
     static func attestationPolicy(
         _ policy: ServerConfiguration.Policy,
@@ -86,9 +119,6 @@ public struct PasskeyService: Sendable {
         )
     }
 
-    /// The FIDO metadata the service was started with, if any.
-    var metadataBLOB: MetadataBLOB? { attestationPolicy.metadata?.blob }
-
     /// Whether `presented` is a configured backend API key; returns the key's name.
     public func apiKeyName(for presented: String) -> String? { apiKeys.name(for: presented) }
 }
@@ -105,44 +135,4 @@ public struct Caller: Sendable {
         self.requestID = requestID
         self.clientIP = clientIP
     }
-}
-
-extension PasskeyService {
-    func audit(
-        _ action: String,
-        by caller: Caller,
-        userID: String?,
-        subject: String?,
-        details: [String: String] = [:]
-    ) async {
-        do {
-            try await store.appendAuditEvent(
-                AuditEvent(
-                    time: now(),
-                    actor: caller.actor,
-                    action: action,
-                    userID: userID,
-                    subject: subject,
-                    requestID: caller.requestID,
-                    details: details
-                )
-            )
-        } catch {
-            logger.error("audit event could not be stored", metadata: ["action": "\(action)", "error": "\(error)"])
-        }
-    }
-
-    /// Runs a store operation, turning storage failures into API errors.
-    func storage<T>(_ body: () async throws -> T) async throws(APIError) -> T {
-        do {
-            return try await body()
-        } catch let error as APIError {
-            throw error
-        } catch {
-            logger.error("storage failure", metadata: ["error": "\(error)"])
-            throw (error as? StoreError)?.code == .unavailable ? .storageUnavailable : .unexpected
-        }
-    }
-
-    func expiry(_ seconds: Int) -> Date { now().addingTimeInterval(TimeInterval(seconds)) }
 }

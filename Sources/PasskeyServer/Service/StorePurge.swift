@@ -52,7 +52,7 @@ public struct StorePurge: Service, CustomStringConvertible {
         for _ in 0..<Self.batchesPerRound {
             let report: PurgeReport
             do {
-                report = try await service.store.purge(
+                report = try await service.context.store.purge(
                     before: now - Self.grace,
                     auditBefore: auditBefore,
                     limit: retention.purgeBatch

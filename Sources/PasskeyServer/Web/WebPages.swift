@@ -102,7 +102,7 @@ struct WebPages: Sendable {
         let existing = cookies.session(in: request, now: now)
         let session = existing ?? .anonymous(lifetime: cookies.lifetime, now: now)
         let signedIn = try await existing.asyncFlatMap { existing throws(APIError) in
-            try await service.storage { try await service.store.webSession(secretHash: existing.secretHash, at: now) }
+            try await service.webSessions.session(secretHash: existing.secretHash, at: now)
         }
         var form: [String: String] = [:]
         if request.method == .post {

@@ -6,9 +6,15 @@ import WebAuthn
 
 /// Flow 2 of DESIGN §3: sign-in, with a username or without (discoverable credentials), in standard or
 /// step-up mode; the result is redeemed once by the integrator's backend.
-extension PasskeyService {
+struct SignInFlow: ServiceFlow {
+    let context: FlowContext
+    let identityVerification: IdentityVerificationFlow
+    let handoff: HandoffFlow
+}
+
+extension SignInFlow {
     /// - Parameter requireUserVerification: user verification is required whatever the policy (the console's).
-    func createAuthentication(
+    func create(
         _ request: CreateAuthenticationRequest,
         requireUserVerification: Bool = false,
         demoAccountsOnly: Bool = false,
@@ -18,7 +24,7 @@ extension PasskeyService {
             throw APIError.invalidRequest("mode must be 'standard' or 'stepUp'.")
         }
         let stepUp = try stepUpRequirements(request, mode: mode)
-        try await refuseReusedWorkflowRun(request.workflowRunId)
+        try await identityVerification.refuseReusedWorkflowRun(request.workflowRunId)
         let action = try request.action.map { action throws(APIError) in
             try Validation.text(action, field: "action", maximum: 128)
         }
@@ -73,15 +79,17 @@ extension PasskeyService {
         )
     }
 
-    func authenticationOptions(
-        flowID: String,
-        clientToken: String?
+    /// The request options of `flow`, with a new challenge (a step-up's: one, bound to its transaction).
+    func options(
+        for flow: FlowRecord
     ) async throws(APIError) -> PublicKeyOptionsResponse<PublicKeyCredentialRequestOptionsJSON> {
-        let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: .authentication)
         var state = try decodePayload(AuthenticationState.self, from: flow)
-        if let handoff = state.crossPlatformSessionId { _ = try await requireConfirmedHandoff(handoff) }
+        if let id = state.crossPlatformSessionId { _ = try await handoff.requireConfirmed(id: id) }
         if state.identityVerification == true {
-            _ = try await approvedWorkflowRun(flowID: state.workflowRunKey(flow), notStarted: .workflowNotStarted)
+            _ = try await identityVerification.approvedWorkflowRun(
+                flowID: state.workflowRunKey(flow),
+                notStarted: .workflowNotStarted
+            )
         }
         var allowed: [PublicKeyCredentialDescriptorJSON] = []
         if let userID = flow.userID {
@@ -123,21 +131,24 @@ extension PasskeyService {
         }
     }
 
-    /// Completes the sign-in of `flow`, which ``authorizeClient(flowID:token:kind:)`` returned for this request.
-    func completeAuthentication(
-        flow: FlowRecord,
+    /// Completes the sign-in of `flow`, which ``ClientAuthorization`` resolved for this request.
+    func complete(
+        _ flow: FlowRecord,
         request: CompleteAuthenticationRequest,
         by caller: Caller
     ) async throws(APIError) -> CompleteAuthenticationResponse {
         let state = try decodePayload(AuthenticationState.self, from: flow)
-        var handoff: CrossPlatformSessionRecord?
-        if let id = state.crossPlatformSessionId { handoff = try await requireConfirmedHandoff(id) }
+        var handedOff: CrossPlatformSessionRecord?
+        if let id = state.crossPlatformSessionId { handedOff = try await handoff.requireConfirmed(id: id) }
         if state.demoAccountsOnly == true {
             try await refuseSiteAccount(flow, state: state, credentialID: request.credential.rawId.bytes, by: caller)
         }
         let run =
             state.identityVerification == true
-            ? try await approvedWorkflowRun(flowID: state.workflowRunKey(flow), notStarted: .workflowNotStarted) : nil
+            ? try await identityVerification.approvedWorkflowRun(
+                flowID: state.workflowRunKey(flow),
+                notStarted: .workflowNotStarted
+            ) : nil
         // The client address's attempt is counted before anything is tried, and given back when it succeeds.
         let addressLimit = FailureLimit.failedAssertions(clientIP: caller.clientIP, configuration.limits)
         try await countAttempt(addressLimit)
@@ -226,13 +237,13 @@ extension PasskeyService {
                 }
             )
             // A handed-off session is redeemed by the device that handed it off, with its poll token.
-            let token = handoff == nil ? Secrets.token(prefix: "pkr_") : nil
+            let token = handedOff == nil ? Secrets.token(prefix: "pkr_") : nil
             let expiresAt = expiry(configuration.expiries.resultToken)
             var completed = state
             completed.result = result
             let update = FlowUpdate(
                 status: .completed,
-                resultTokenHash: handoff?.pollTokenHash ?? Secrets.hash(token ?? ""),
+                resultTokenHash: handedOff?.pollTokenHash ?? Secrets.hash(token ?? ""),
                 resultExpiresAt: expiresAt,
                 payload: try Self.encodePayload(completed)
             )
@@ -334,8 +345,9 @@ extension PasskeyService {
         throw APIError.demoAccountsOnly
     }
 
-    func redeemAuthentication(
-        flowID: String,
+    /// `POST /v1/authentications/{id}/redeem`: the backend spends the result token, once.
+    func redeem(
+        id flowID: String,
         request: RedeemRequest,
         by caller: Caller
     ) async throws(APIError) -> AuthenticationResult {

@@ -3,7 +3,7 @@ import PasskeyStorage
 
 /// Step-up (DESIGN §3 flow 3): a signed-in user confirms a risky action — with user verification always, the
 /// transaction's text bound into the challenge, and identity verification when asked for or required by policy.
-extension PasskeyService {
+extension SignInFlow {
     struct StepUpRequirements: Sendable {
         let transaction: Transaction?
         let identityVerification: Bool
@@ -48,12 +48,7 @@ extension PasskeyService {
 
     /// `POST /biometric-passkey/mobile/step-up/{id}/idv/start`: the client starts the identity verification its
     /// step-up session requires.
-    func startStepUpIdentityVerification(
-        flowID: String,
-        clientToken: String?,
-        by caller: Caller
-    ) async throws(APIError) -> WorkflowRunStart {
-        let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: .authentication)
+    func startIdentityVerification(for flow: FlowRecord, by caller: Caller) async throws(APIError) -> WorkflowRunStart {
         let state = try decodePayload(AuthenticationState.self, from: flow)
         guard state.crossPlatformSessionId == nil else {
             throw APIError.invalidRequest(
@@ -63,6 +58,6 @@ extension PasskeyService {
         guard state.mode == .stepUp, state.identityVerification == true, let userID = flow.userID else {
             throw APIError.invalidRequest("This sign-in session does not ask for identity verification.")
         }
-        return try await startWorkflowRun(purpose: .stepUp, userID: userID, flowID: flow.id, by: caller)
+        return try await identityVerification.startWorkflowRun(purpose: .stepUp, userID: userID, flowID: flow.id, by: caller)
     }
 }

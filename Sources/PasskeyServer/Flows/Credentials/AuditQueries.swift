@@ -1,7 +1,7 @@
 import Foundation
 import PasskeyStorage
 
-extension PasskeyService {
+extension AccountFlow {
     struct AuditPage: Encodable, Sendable {
         let events: [AuditEventResponse]
         /// Pass as `after` (oldest first) or `before` (newest first) to get the next page; absent on the last page.

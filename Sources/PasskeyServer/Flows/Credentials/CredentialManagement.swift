@@ -4,7 +4,11 @@ import PasskeyStorage
 import WebAuthn
 
 /// Flow 6 of DESIGN §3: listing, renaming and revoking credentials, and deleting users.
-extension PasskeyService {
+struct AccountFlow: ServiceFlow {
+    let context: FlowContext
+}
+
+extension AccountFlow {
     struct CredentialList: Encodable, Sendable {
         let userId: String
         let credentials: [CredentialResponse]

@@ -6,9 +6,16 @@ import QRCode
 /// Cross-device approval (DESIGN §3 flow 4), the first device's side: a sign-in session, before anyone asked for its
 /// options, is handed off to the phone that holds the passkey — by a QR code or a deep link carrying a handoff token —
 /// and two digits that the person confirms on the phone.
-extension PasskeyService {
+struct HandoffFlow: ServiceFlow {
+    let context: FlowContext
+    let identityVerification: IdentityVerificationFlow
+    /// The handoff status streams open in this process (`limits.maxEventStreams`).
+    let eventStreams: EventStreamGate
+}
+
+extension HandoffFlow {
     /// `POST /v1/authentications/{id}/handoff`
-    func createHandoff(flowID: String, by caller: Caller) async throws(APIError) -> HandoffResponse {
+    func create(forSignIn flowID: String, by caller: Caller) async throws(APIError) -> HandoffResponse {
         guard let flow = try await storage({ try await store.flow(id: flowID) }), flow.kind == .authentication else {
             throw APIError.notFound("No authentication session \(flowID).")
         }
@@ -72,18 +79,22 @@ extension PasskeyService {
     }
 
     /// `GET /v1/client/cross-platform/{id}/status`, with the poll token.
-    func handoffStatus(id: String, pollToken: String?) async throws(APIError) -> HandoffStatusResponse {
-        let session = try await authorizeHandoffPoll(id: id, token: pollToken)
+    func status(of session: CrossPlatformSessionRecord) async throws(APIError) -> HandoffStatusResponse {
         let flow = try await storage { try await store.flow(id: session.flowID) }
         return Self.status(of: session, flow: flow, at: now())
     }
 
-    /// The handoff the first device's poll token follows (status, events, cancel); 401 for anything else, alike.
-    func authorizeHandoffPoll(id: String, token: String?) async throws(APIError) -> CrossPlatformSessionRecord {
-        guard let token, let session = try await storage({ try await store.crossPlatformSession(id: id) }),
-            Secrets.constantTimeEqual(session.pollTokenHash, Secrets.hash(token))
-        else { throw APIError.unauthenticated }
-        return session
+    /// The handoff of the sign-in `flowID`, if it was handed off.
+    func session(forSignIn flowID: String) async throws(APIError) -> CrossPlatformSessionRecord? {
+        try await storage { try await store.crossPlatformSession(flowID: flowID) }
+    }
+
+    /// The status of the handoff `id`, read again (an event stream follows it after the poll token was checked).
+    func status(ofHandoff id: String) async throws(APIError) -> HandoffStatusResponse {
+        guard let session = try await storage({ try await store.crossPlatformSession(id: id) }) else {
+            throw APIError.handoffExpired
+        }
+        return try await status(of: session)
     }
 
     /// The error code the server refused the session's completion with, if it did.

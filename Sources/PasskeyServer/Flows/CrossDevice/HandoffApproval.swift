@@ -4,9 +4,9 @@ import PasskeyStorage
 /// Cross-device approval (DESIGN §3 flow 4), the phone's side: it claims the handoff (the first claim wins), the
 /// person confirms the two digits shown on the first device — or says "not me" — and the phone then runs flow 2 on
 /// the same session with the client token the claim gave it.
-extension PasskeyService {
+extension HandoffFlow {
     /// `POST /v1/client/cross-platform/resume`
-    func resumeHandoff(
+    func resume(
         _ request: ResumeHandoffRequest,
         by caller: Caller
     ) async throws(APIError) -> ResumeHandoffResponse {
@@ -58,10 +58,10 @@ extension PasskeyService {
         )
     }
 
-    /// `POST /v1/client/cross-platform/{id}/confirm`, for the handoff ``authorizeHandoffClient(id:token:)`` returned: the
-    /// person typed (or picked) the number the first device shows.
+    /// `POST /v1/client/cross-platform/{id}/confirm`, for the handoff the phone's token drives: the person typed (or
+    /// picked) the number the first device shows.
     /// The configured number of wrong numbers (`crossDevice.codeAttempts`, 3) rejects the handoff.
-    func confirmHandoff(
+    func confirm(
         _ session: CrossPlatformSessionRecord,
         request: ConfirmHandoffRequest,
         by caller: Caller
@@ -106,12 +106,8 @@ extension PasskeyService {
     }
 
     /// `POST /v1/client/cross-platform/{id}/reject`: the person says it was not them.
-    func rejectHandoff(
-        id: String,
-        clientToken: String?,
-        by caller: Caller
-    ) async throws(APIError) -> HandoffStatusResponse {
-        let session = try await authorizeHandoffClient(id: id, token: clientToken)
+    func reject(_ session: CrossPlatformSessionRecord, by caller: Caller) async throws(APIError) -> HandoffStatusResponse {
+        let id = session.id
         let flow = try await storage { try await store.flow(id: session.flowID) }
         if let flow, flow.status == .completed || flow.status == .redeemed { throw APIError.handoffAlreadyApproved }
         try Self.refuseClosed(session, at: now())
@@ -135,12 +131,10 @@ extension PasskeyService {
 
     /// `POST /biometric-passkey/mobile/cross-platform/{id}/idv/start`: the phone starts the identity verification its
     /// step-up session requires, once the person confirmed the number.
-    func startHandoffIdentityVerification(
-        id: String,
-        clientToken: String?,
+    func startIdentityVerification(
+        for session: CrossPlatformSessionRecord,
         by caller: Caller
     ) async throws(APIError) -> WorkflowRunStart {
-        let session = try await authorizeHandoffClient(id: id, token: clientToken)
         try Self.refuseClosed(session, at: now())
         guard session.status == .confirmed else { throw APIError.handoffNotConfirmed }
         guard let flow = try await storage({ try await store.flow(id: session.flowID) }) else {
@@ -150,7 +144,7 @@ extension PasskeyService {
         guard state.identityVerification == true, let userID = flow.userID else {
             throw APIError.invalidRequest("This sign-in session does not ask for identity verification.")
         }
-        return try await startWorkflowRun(
+        return try await identityVerification.startWorkflowRun(
             purpose: .crossPlatform,
             userID: userID,
             flowID: state.workflowRunKey(flow),
@@ -159,20 +153,12 @@ extension PasskeyService {
     }
 
     /// Before a handed-off session issues options or completes: its handoff must be confirmed, and not rejected.
-    func requireConfirmedHandoff(_ id: String) async throws(APIError) -> CrossPlatformSessionRecord {
+    func requireConfirmed(id: String) async throws(APIError) -> CrossPlatformSessionRecord {
         guard let session = try await storage({ try await store.crossPlatformSession(id: id) }) else {
             throw APIError.invalidOrExpiredSession
         }
         try Self.refuseClosed(session, at: now())
         guard session.status == .confirmed else { throw APIError.handoffNotConfirmed }
-        return session
-    }
-
-    /// The handoff the phone's client token (from the claim) may drive; 401 for anything else, alike.
-    func authorizeHandoffClient(id: String, token: String?) async throws(APIError) -> CrossPlatformSessionRecord {
-        guard let token, let session = try await storage({ try await store.crossPlatformSession(id: id) }),
-            let expected = session.clientTokenHash, Secrets.constantTimeEqual(expected, Secrets.hash(token))
-        else { throw APIError.unauthenticated }
         return session
     }
 

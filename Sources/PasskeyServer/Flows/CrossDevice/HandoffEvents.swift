@@ -1,4 +1,5 @@
 import Foundation
+import PasskeyStorage
 import Hummingbird
 import ServiceLifecycle
 
@@ -8,12 +9,13 @@ import ServiceLifecycle
 /// the store is read every half second. A stream past its limits — open streams in the process, per handoff and per
 /// client address (``EventStreamGate``) — is refused with 429 `RATE_LIMITED` before it starts: the client polls
 /// `…/status`.
-extension PasskeyService {
+extension HandoffFlow {
     static let handoffPollInterval = Duration.milliseconds(500)
     static let handoffHeartbeat = Duration.seconds(15)
 
-    func handoffEvents(id: String, pollToken: String?, by caller: Caller) async throws(APIError) -> Response {
-        let first = try await handoffStatus(id: id, pollToken: pollToken)
+    func events(of session: CrossPlatformSessionRecord, by caller: Caller) async throws(APIError) -> Response {
+        let id = session.id
+        let first = try await status(of: session)
         let limits = configuration.limits
         let place: EventStreamGate.Place
         switch eventStreams.enter(handoff: id, client: caller.clientIP ?? "unknown", limits: limits) {
@@ -29,7 +31,7 @@ extension PasskeyService {
             // A server shutting down ends the stream; the page falls back to polling, or reconnects.
             while !status.isFinal, !Task.isShuttingDownGracefully {
                 try await Task.sleep(for: Self.handoffPollInterval)
-                let next = try await self.handoffStatus(id: id, pollToken: pollToken)
+                let next = try await self.status(ofHandoff: id)
                 if next != status {
                     status = next
                     lastWrite = .now

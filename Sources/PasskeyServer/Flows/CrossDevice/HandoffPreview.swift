@@ -4,11 +4,11 @@ import PasskeyStorage
 /// Cross-device approval (DESIGN §3 flow 4): what a handoff asks, read by the page its link opens without claiming it.
 /// The page shows it and claims only when the person acts, so a link preview or a prefetch that opens the link burns
 /// nothing.
-extension PasskeyService {
+extension HandoffFlow {
     /// `POST /v1/client/cross-platform/preview` {handoffToken}: the mode, action and transaction text, and whether
     /// identity verification is needed — nothing that drives the session. Refused like a claim when the handoff is
     /// claimed, cancelled or expired; unknown tokens count against the same limit as failed claims.
-    func previewHandoff(
+    func preview(
         _ request: ResumeHandoffRequest,
         by caller: Caller
     ) async throws(APIError) -> HandoffPreviewResponse {

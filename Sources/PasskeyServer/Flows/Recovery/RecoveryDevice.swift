@@ -6,25 +6,25 @@ import WebAuthn
 /// Flow 5 of DESIGN §3, the new device's part: it proves the person's identity with the recovery token, exchanges
 /// the token (once) for the replacement registration data, and completes the replacement passkey, which stays
 /// reserved until the backend finalizes the recovery.
-extension PasskeyService {
+extension RecoveryFlow {
     /// `POST /biometric-passkey/mobile/recovery/{recoveryAttemptId}/idv/start`, with the recovery token as bearer.
-    func startRecoveryIdentityVerification(
-        attemptID: String,
-        recoveryToken: String?,
+    func startIdentityVerification(
+        for attempt: RecoveryAttemptRecord,
         by caller: Caller
     ) async throws(APIError) -> WorkflowRunStart {
-        let attempt = try await pendingRecoveryAttempt(id: attemptID, token: recoveryToken)
-        return try await startWorkflowRun(purpose: .recovery, userID: attempt.userID, flowID: attempt.id, by: caller)
+        try refuseUnexchangeable(attempt)
+        return try await identityVerification.startWorkflowRun(purpose: .recovery, userID: attempt.userID, flowID: attempt.id, by: caller)
     }
 
     /// `POST /v1/client/recoveries/{recoveryAttemptId}/registration`: exchanges the recovery token, once the person's
     /// identity is verified, for the replacement registration data.
-    func recoveryRegistration(
-        attemptID: String,
+    func exchange(
+        id attemptID: String,
         request: RecoveryRegistrationRequest,
         by caller: Caller
     ) async throws(APIError) -> RecoveryRegistrationResponse {
-        let attempt = try await pendingRecoveryAttempt(id: attemptID, token: request.recoveryToken)
+        let attempt = try await authorization.recoveryAttempt(id: attemptID, token: request.recoveryToken)
+        try refuseUnexchangeable(attempt)
         let run = try await verifiedRecoveryRun(attemptID: attempt.id)
         guard let user = try await storage({ try await store.user(id: attempt.userID) }) else {
             throw APIError.recoveryTokenInvalid
@@ -63,14 +63,10 @@ extension PasskeyService {
             }) != nil
         else {
             // Another exchange won, or the attempt was cancelled or expired meanwhile.
-            _ = try await pendingRecoveryAttempt(id: attemptID, token: request.recoveryToken)
+            try refuseUnexchangeable(try await authorization.recoveryAttempt(id: attemptID, token: request.recoveryToken))
             throw APIError.recoveryTokenInvalid
         }
-        let options = try await registrationOptions(
-            flowID: flow.id,
-            clientToken: continuationToken,
-            kind: .recoveryRegistration
-        ).publicKey
+        let options = try await registration.options(for: flow).publicKey
         let issued = try await storage { try await store.flow(id: flow.id) }
         await audit(
             "recovery.exchanged",
@@ -94,19 +90,17 @@ extension PasskeyService {
 
     /// `POST /v1/client/recoveries/{recoveryAttemptId}/complete`: verifies the replacement passkey and reserves it
     /// for the finalize.
-    func completeRecovery(
-        attemptID: String,
+    func complete(
+        id attemptID: String,
         request: CompleteRecoveryRequest,
         by caller: Caller
     ) async throws(APIError) -> CredentialResponse {
         // The continuation token first: without it, an unknown attempt and every state look alike, so the answer
         // tells a caller who does not hold it nothing about the attempt.
-        guard (1...128).contains(attemptID.utf8.count),
-            let attempt = try await storage({ try await store.recoveryAttempt(id: attemptID) }),
-            let flowID = attempt.registrationFlowID,
-            let flow = try await storage({ try await store.flow(id: flowID) }), flow.kind == .recoveryRegistration,
-            Secrets.constantTimeEqual(flow.clientTokenHash, Secrets.hash(request.continuationToken))
-        else { throw APIError.recoveryContinuationInvalid }
+        let (attempt, flow) = try await authorization.recoveryContinuation(
+            attemptID: attemptID,
+            token: request.continuationToken
+        )
         switch attempt.status {
         case .cancelled: throw APIError.recoveryAttemptCancelled
         case .finalized: throw APIError.recoveryAttemptConflict("This recovery was finalized already.")
@@ -127,8 +121,8 @@ extension PasskeyService {
         let response = try request.credential.get()
         let credential: CredentialResponse
         do {
-            credential = try await completeRegistration(
-                flow: flow,
+            credential = try await registration.complete(
+                flow,
                 request: CompleteRegistrationRequest(credential: response, name: request.name),
                 by: caller
             )
@@ -153,20 +147,33 @@ extension PasskeyService {
         return credential
     }
 
-    /// The attempt, when `token` is its recovery token and it may still be exchanged; otherwise why not.
-    private func pendingRecoveryAttempt(id: String, token: String?) async throws(APIError) -> RecoveryAttemptRecord {
-        // An unknown attempt and a wrong token look alike, so a guessed id reveals nothing.
-        guard let token, (1...128).contains(id.utf8.count),
-            let attempt = try await storage({ try await store.recoveryAttempt(id: id) }),
-            Secrets.constantTimeEqual(attempt.tokenHash, Secrets.hash(token))
-        else { throw APIError.recoveryTokenInvalid }
+    /// The attempt the recovery page may finalize: its replacement was registered with this continuation token, and
+    /// an operator started it (a backend's recovery is finalized by the backend: `RECOVERY_FINALIZE_BY_BACKEND`).
+    /// Anything else — an unknown attempt included — looks alike (`RECOVERY_TOKEN_INVALID`).
+    func attemptFinalizableByDevice(
+        id: String,
+        continuationToken: String
+    ) async throws(APIError) -> RecoveryAttemptRecord {
+        let resolved: (attempt: RecoveryAttemptRecord, flow: FlowRecord)
+        do {
+            resolved = try await authorization.recoveryContinuation(attemptID: id, token: continuationToken)
+        } catch {
+            throw error == .recoveryContinuationInvalid ? .recoveryTokenInvalid : error
+        }
+        let attempt = resolved.attempt
+        guard resolved.flow.status == .completed else { throw APIError.recoveryTokenInvalid }
+        guard attempt.startedBy == .console else { throw APIError.recoveryFinalizeByBackend }
+        return attempt
+    }
+
+    /// Refuses an attempt whose recovery token may no longer be used: it was exchanged, cancelled or has expired.
+    private func refuseUnexchangeable(_ attempt: RecoveryAttemptRecord) throws(APIError) {
         switch attempt.status {
         case .cancelled: throw APIError.recoveryAttemptCancelled
         case .exchanged, .finalized: throw APIError.recoveryTokenInvalid
         case .pending: break
         }
         guard attempt.expiresAt > now() else { throw APIError.recoveryAttemptExpired }
-        return attempt
     }
 
     /// The recovery code for a failure of the replacement registration: the WebAuthn reason rides along.

@@ -5,9 +5,16 @@ import WebAuthn
 
 /// Flow 5 of DESIGN §3, the backend's part: account recovery on a new device is started, read, finalized (the
 /// replacement becomes active and the old credentials are revoked by `recovery.revoke`) or cancelled.
-extension PasskeyService {
+struct RecoveryFlow: ServiceFlow {
+    let context: FlowContext
+    let identityVerification: IdentityVerificationFlow
+    let registration: RegistrationFlow
+    let authorization: ClientAuthorization
+}
+
+extension RecoveryFlow {
     /// Starts a recovery. `starter` records who started it: a backend's recovery is finalized only by the backend.
-    func createRecovery(
+    func create(
         _ request: CreateRecoveryRequest,
         by caller: Caller,
         starter: RecoveryAttemptRecord.Starter = .backend
@@ -60,7 +67,7 @@ extension PasskeyService {
         )
     }
 
-    func recoveryStatus(id: String) async throws(APIError) -> RecoveryStatusResponse {
+    func status(id: String) async throws(APIError) -> RecoveryStatusResponse {
         let attempt = try await recoveryAttempt(id: id)
         let run = try await storage { try await store.workflowRun(flowID: attempt.id) }
         var status = attempt.status.rawValue
@@ -84,7 +91,7 @@ extension PasskeyService {
         )
     }
 
-    func finalizeRecovery(id: String, by caller: Caller) async throws(APIError) -> FinalizeRecoveryResponse {
+    func finalize(id: String, by caller: Caller) async throws(APIError) -> FinalizeRecoveryResponse {
         let attempt = try await recoveryAttempt(id: id)
         try await refuseUnfinalizable(attempt)
         _ = try await verifiedRecoveryRun(attemptID: attempt.id)
@@ -125,7 +132,7 @@ extension PasskeyService {
         )
     }
 
-    func cancelRecovery(id: String, by caller: Caller) async throws(APIError) -> RecoveryStatusResponse {
+    func cancel(id: String, by caller: Caller) async throws(APIError) -> RecoveryStatusResponse {
         let attempt = try await recoveryAttempt(id: id)
         guard try await storage({ try await store.cancelRecoveryAttempt(id: attempt.id, at: now()) }) != nil else {
             let current = try await recoveryAttempt(id: id)
@@ -134,7 +141,7 @@ extension PasskeyService {
                 : .recoveryAttemptConflict("This recovery was finalized already; it can no longer be cancelled.")
         }
         await audit("recovery.cancelled", by: caller, userID: attempt.userID, subject: attempt.id)
-        return try await recoveryStatus(id: id)
+        return try await status(id: id)
     }
 
     // MARK: Shared by the recovery endpoints

@@ -3,8 +3,8 @@ import Logging
 import PasskeyStorage
 import WebAuthn
 
-/// The steps of ``PasskeyService/completeRegistration(flow:request:by:)``.
-extension PasskeyService {
+/// The steps of ``RegistrationFlow/complete(_:request:by:)``.
+extension RegistrationFlow {
     /// Verifies the response with the server's policy (`RegistrationCeremony`, §7.1 steps 3–24 and 27). A failure
     /// marks the flow failed, is counted and audited, and is answered with its code.
     func verifyRegistration(

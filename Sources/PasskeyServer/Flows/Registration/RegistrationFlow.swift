@@ -5,13 +5,18 @@ import PasskeyStorage
 import WebAuthn
 
 /// Flow 1 of DESIGN §3: registration (enroll), with optional two-phase commit.
-extension PasskeyService {
+struct RegistrationFlow: ServiceFlow {
+    let context: FlowContext
+    let identityVerification: IdentityVerificationFlow
+}
+
+extension RegistrationFlow {
     /// - Parameters:
     ///   - newAccount: a sign-up (the demo's): completing it fails with `USER_NAME_TAKEN` when the user has had a
     ///     passkey by then. Until it completes, the user's stored display name is not the one it asks for (the user
     ///     name stands in for a user it creates): only the sign-up that completes writes its profile.
     ///   - forConsole: the passkey is enrolled for the operator console (only the console's enrolment passes it).
-    func createRegistration(
+    func create(
         _ request: CreateRegistrationRequest,
         newAccount: Bool = false,
         forConsole: Bool = false,
@@ -21,17 +26,17 @@ extension PasskeyService {
         let userName = try Validation.text(request.userName, field: "userName", maximum: 256)
         let displayName = try Validation.text(request.displayName ?? userName, field: "displayName", maximum: 256)
         if let name = request.credentialName { _ = try CredentialName(name) }
-        let identityVerification: Bool
+        let verifyIdentity: Bool
         switch request.identityVerification ?? "none" {
-        case "none": identityVerification = false
+        case "none": verifyIdentity = false
         case "required":
             guard configuration.identityVerification.provider != .disabled else {
                 throw APIError.identityVerificationNotConfigured("identityVerification 'required'")
             }
-            identityVerification = true
+            verifyIdentity = true
         default: throw APIError.invalidRequest("identityVerification must be 'none' or 'required'.")
         }
-        try await refuseReusedWorkflowRun(request.workflowRunId)
+        try await identityVerification.refuseReusedWorkflowRun(request.workflowRunId)
         let explicit: Bool
         switch request.finalize ?? "automatic" {
         case "automatic": explicit = false
@@ -60,8 +65,8 @@ extension PasskeyService {
         let flowID = Secrets.identifier(prefix: "reg_")
         // The run first: when the provider cannot create it, no attempt is left that could never go on.
         let run =
-            identityVerification
-            ? try await startWorkflowRun(purpose: .enrollment, userID: user.id, flowID: flowID, by: caller) : nil
+            verifyIdentity
+            ? try await identityVerification.startWorkflowRun(purpose: .enrollment, userID: user.id, flowID: flowID, by: caller) : nil
         let flow = FlowRecord(
             id: flowID,
             kind: .registration,
@@ -78,7 +83,7 @@ extension PasskeyService {
                     credentialName: request.credentialName,
                     explicitFinalize: explicit,
                     newAccount: newAccount ? true : nil,
-                    identityVerification: identityVerification ? true : nil,
+                    identityVerification: verifyIdentity ? true : nil,
                     consolePasskey: forConsole ? true : nil
                 )
             )
@@ -102,15 +107,12 @@ extension PasskeyService {
         )
     }
 
-    /// - Parameter kind: `.registration`, or a recovery's replacement registration.
-    func registrationOptions(
-        flowID: String,
-        clientToken: String?,
-        kind: FlowKind = .registration
+    /// The creation options of `flow` (a registration, or a recovery's replacement registration), with a new challenge.
+    func options(
+        for flow: FlowRecord
     ) async throws(APIError) -> PublicKeyOptionsResponse<PublicKeyCredentialCreationOptionsJSON> {
-        let flow = try await authorizeClient(flowID: flowID, token: clientToken, kind: kind)
         let state = try decodePayload(RegistrationState.self, from: flow)
-        if state.identityVerification == true { _ = try await approvedWorkflowRun(flowID: flow.id) }
+        if state.identityVerification == true { _ = try await identityVerification.approvedWorkflowRun(flowID: flow.id) }
         guard let userID = flow.userID, let user = try await storage({ try await store.user(id: userID) }) else {
             throw APIError.registrationAttemptExpired
         }
@@ -146,10 +148,10 @@ extension PasskeyService {
         }
     }
 
-    /// Completes the registration of `flow`, which ``authorizeClient(flowID:token:kind:)`` returned for this request:
-    /// the steps of WebAuthn §7.1 that need the relying party's state are here, the others in `RegistrationCeremony`.
-    func completeRegistration(
-        flow: FlowRecord,
+    /// Completes the registration of `flow`, which ``ClientAuthorization`` resolved for this request: the steps of
+    /// WebAuthn §7.1 that need the relying party's state are here, the others in `RegistrationCeremony`.
+    func complete(
+        _ flow: FlowRecord,
         request: CompleteRegistrationRequest,
         by caller: Caller
     ) async throws(APIError) -> CredentialResponse {
@@ -158,7 +160,7 @@ extension PasskeyService {
             try CredentialName(name)
         }
         guard let userID = flow.userID else { throw APIError.registrationAttemptExpired }
-        let run = state.identityVerification == true ? try await approvedWorkflowRun(flowID: flow.id) : nil
+        let run = state.identityVerification == true ? try await identityVerification.approvedWorkflowRun(flowID: flow.id) : nil
         // The challenge is used once (§13.4.3): consumed before the response is verified against it.
         let challenge = try await consumeChallenge(
             flow,
@@ -221,7 +223,8 @@ extension PasskeyService {
         return CredentialResponse(row, metadata: metadataBLOB)
     }
 
-    func registrationStatus(flowID: String) async throws(APIError) -> RegistrationStatusResponse {
+    /// `GET /v1/registrations/{id}`
+    func status(id flowID: String) async throws(APIError) -> RegistrationStatusResponse {
         guard let flow = try await storage({ try await store.flow(id: flowID) }), flow.kind == .registration,
             let userID = flow.userID
         else {
@@ -248,8 +251,18 @@ extension PasskeyService {
         )
     }
 
-    /// Finalizes (`finalize == true`) or aborts a registration created with `finalize: "explicit"`.
-    func settleRegistration(
+    /// `POST /v1/registrations/{id}/finalize`: the reserved passkey of an attempt created with `finalize: "explicit"`
+    /// becomes active.
+    func finalize(id: String, by caller: Caller) async throws(APIError) -> RegistrationStatusResponse {
+        try await settle(flowID: id, finalize: true, by: caller)
+    }
+
+    /// `POST /v1/registrations/{id}/abort`: the reserved passkey of such an attempt is deleted.
+    func abort(id: String, by caller: Caller) async throws(APIError) -> RegistrationStatusResponse {
+        try await settle(flowID: id, finalize: false, by: caller)
+    }
+
+    private func settle(
         flowID: String,
         finalize: Bool,
         by caller: Caller
@@ -292,7 +305,7 @@ extension PasskeyService {
             userID: flow.userID,
             subject: state.credentialID
         )
-        return try await registrationStatus(flowID: flowID)
+        return try await status(id: flowID)
     }
 
     static func uniqueDefaultName(_ base: String, taken: Set<String>) -> String {

@@ -1,23 +1,23 @@
-public import Foundation
+import Foundation
 import PasskeyStorage
 
 /// Listing and searching users a page at a time, for an operator console (`GET /v1/users`).
-extension PasskeyService {
+extension AccountFlow {
     /// One page of users.
-    public struct UserPage: Encodable, Sendable {
-        public let users: [UserEntry]
+    struct UserPage: Encodable, Sendable {
+        let users: [UserEntry]
         /// Pass as `after` to get the next page; nil (left out of the JSON) on the last page.
-        public let nextCursor: String?
+        let nextCursor: String?
     }
 
     /// A user as the listing shows them.
-    public struct UserEntry: Encodable, Sendable {
-        public let userID: String
-        public let userName: String
-        public let displayName: String
-        public let createdAt: Date
+    struct UserEntry: Encodable, Sendable {
+        let userID: String
+        let userName: String
+        let displayName: String
+        let createdAt: Date
         /// The user's passkeys in use: revoked ones and registrations awaiting finalization are not counted.
-        public let activeCredentials: Int
+        let activeCredentials: Int
 
         enum CodingKeys: String, CodingKey {
             case userID = "userId"
@@ -43,7 +43,7 @@ extension PasskeyService {
     /// - Throws: `INVALID_REQUEST` when `query` is longer than 128 characters or holds a control character, `after`
     ///   is not a cursor (a user id), or `limit` is out of range; `SERVICE_UNAVAILABLE` when the store cannot be
     ///   reached.
-    public func users(
+    func users(
         matching query: String? = nil,
         after: String? = nil,
         limit: Int? = nil,

@@ -3,7 +3,7 @@ import PasskeyStorage
 
 /// Finding a user by user name (`GET /v1/users?userName=…`): user names are unique per relying party, so the CLI's
 /// `--user`, the web demo's user name and the backend API's `userName` name one person.
-extension PasskeyService {
+extension AccountFlow {
     /// The longest user name, in Unicode scalars (as `createRegistration` allows).
     static let maximumUserNameLength = 256
 
@@ -11,7 +11,7 @@ extension PasskeyService {
     /// stores names), or no user: a name no user can have finds nobody.
     /// - Throws: `INVALID_REQUEST` when `name` is empty or longer than 256 characters; `SERVICE_UNAVAILABLE` when
     ///   the store cannot be reached.
-    public func users(named name: String) async throws(APIError) -> UserPage {
+    func users(named name: String) async throws(APIError) -> UserPage {
         guard (1...Self.maximumUserNameLength).contains(name.unicodeScalars.count) else {
             throw APIError.invalidRequest("userName must be 1 to \(Self.maximumUserNameLength) characters.")
         }
@@ -34,5 +34,27 @@ extension PasskeyService {
             ],
             nextCursor: nil
         )
+    }
+}
+
+extension AccountFlow {
+    /// The user with this id, if any (the pages' view of an account).
+    func user(id: String) async throws(APIError) -> UserRecord? {
+        try await storage { try await store.user(id: id) }
+    }
+
+    /// The user with this user name, if any.
+    func user(name: String) async throws(APIError) -> UserRecord? {
+        try await storage { try await store.user(name: name) }
+    }
+
+    /// The user's credential records as stored (reserved, active and revoked), for the pages' own checks.
+    func credentialRecords(userID: String) async throws(APIError) -> [CredentialRecordRow] {
+        try await storage { try await store.credentials(userID: userID) }
+    }
+
+    /// The credential record with this id, if any.
+    func credentialRecord(id: [UInt8]) async throws(APIError) -> CredentialRecordRow? {
+        try await storage { try await store.credential(id: id) }
     }
 }

@@ -3,7 +3,11 @@ import PasskeyStorage
 import WebAuthn
 
 /// The web pages' signed-in sessions of a user, as the operator console lists and ends them.
-extension PasskeyService {
+struct WebSessionsFlow: ServiceFlow {
+    let context: FlowContext
+}
+
+extension WebSessionsFlow {
     /// The user's sessions that have not ended, newest first.
     func webSessions(userID: String) async throws(APIError) -> [WebSessionRecord] {
         try Validation.userID(userID)
@@ -42,5 +46,22 @@ extension PasskeyService {
             subject: sessionID,
             details: ["ended": "\(ended)"]
         )
+    }
+}
+
+extension WebSessionsFlow {
+    /// Stores a signed-in session; the user's oldest sessions past `maximumPerUser` end with it.
+    func start(_ session: WebSessionRecord, maximumPerUser: Int) async throws(APIError) {
+        try await storage { try await store.createWebSession(session, maximumPerUser: maximumPerUser) }
+    }
+
+    /// The signed-in session a cookie's secret names, if it has not ended.
+    func session(secretHash: [UInt8], at time: Date) async throws(APIError) -> WebSessionRecord? {
+        try await storage { try await store.webSession(secretHash: secretHash, at: time) }
+    }
+
+    /// Ends one session; false when there was none with this id.
+    func end(id: String) async throws(APIError) -> Bool {
+        try await storage { try await store.deleteWebSession(id: id) }
     }
 }

@@ -16,7 +16,7 @@ extension WebPages {
             try await page(request, context) { call throws(APIError) in
                 let credential = try await ownCredential(call)
                 do throws(APIError) {
-                    _ = try await service.renameCredential(
+                    _ = try await service.accounts.renameCredential(
                         id: credential.credentialId,
                         request: .init(name: call.form["name"] ?? ""),
                         by: call.caller("user:\(credential.userId)")
@@ -30,7 +30,7 @@ extension WebPages {
         router.get("/account/passkeys/{credentialId}/delete") { request, context in
             try await page(request, context) { call throws(APIError) in
                 let credential = try await ownCredential(call)
-                let count = try await service.listCredentials(userID: credential.userId).credentials.count
+                let count = try await service.accounts.listCredentials(userID: credential.userId).credentials.count
                 return templates.page(
                     "confirm-delete",
                     layoutValues(call) + [
@@ -42,7 +42,7 @@ extension WebPages {
         router.post("/account/passkeys/{credentialId}/delete") { request, context in
             try await page(request, context) { call throws(APIError) in
                 let credential = try await ownCredential(call)
-                try await service.revokeCredential(
+                try await service.accounts.revokeCredential(
                     id: credential.credentialId,
                     by: call.caller("user:\(credential.userId)")
                 )
@@ -76,7 +76,7 @@ extension WebPages {
         let user = try await signedInUser(call)
         let credentials: [CredentialResponse]
         do {
-            credentials = try await service.listCredentials(userID: user.id).credentials
+            credentials = try await service.accounts.listCredentials(userID: user.id).credentials
         } catch  where error.status == .notFound {
             // The user was deleted (through the API or the console) while signed in.
             throw APIError.signInRequired
@@ -112,7 +112,7 @@ extension WebPages {
     private func ownCredential(_ call: WebCall) async throws(APIError) -> CredentialResponse {
         let userID = try call.signedInUserID()
         let id = call.context.parameters.get("credentialId") ?? ""
-        guard let credential = try? await service.credential(id: id), credential.userId == userID,
+        guard let credential = try? await service.accounts.credential(id: id), credential.userId == userID,
             credential.status == "active"
         else {
             throw APIError.credentialNotFound

@@ -12,7 +12,7 @@ extension WebPages {
         router.post("/demo/step-up") { request, context in
             try await endpoint(request, context) { call throws(APIError) in
                 let userID = try call.signedInUserID()
-                let session = try await service.createAuthentication(
+                let session = try await service.signIn.create(
                     CreateAuthenticationRequest(
                         userId: userID,
                         mode: SignInMode.stepUp.rawValue,

@@ -30,7 +30,7 @@ extension WebPages {
         router.post("/console/sign-in") { request, context in
             try await page(request, context) { call throws(APIError) in
                 let limit = consoleSignInLimit(call)
-                try await service.countAttempt(limit)
+                try await service.webSessions.countAttempt(limit)
                 guard let name = service.apiKeyName(for: call.form["apiKey"] ?? "") else {
                     return consoleSignInPage(
                         call,
@@ -38,9 +38,9 @@ extension WebPages {
                         status: .unauthorized
                     )
                 }
-                await service.releaseAttempt(limit)
+                await service.webSessions.releaseAttempt(limit)
                 try await signIn(&call, userID: nil, operatorName: name)
-                await service.audit("console.signed-in", by: call.caller("operator:\(name)"), userID: nil, subject: nil)
+                await service.webSessions.audit("console.signed-in", by: call.caller("operator:\(name)"), userID: nil, subject: nil)
                 return Self.redirect("/console")
             }
         }
@@ -48,8 +48,8 @@ extension WebPages {
             try await endpoint(request, context) { call throws(APIError) in
                 guard !service.configuration.web.operators.isEmpty else { throw APIError.operatorRequired }
                 // Counted as the API key's sign-ins are, per client address; given back when the sign-in succeeds.
-                try await service.countAttempt(consoleSignInLimit(call))
-                let session = try await service.createAuthentication(
+                try await service.webSessions.countAttempt(consoleSignInLimit(call))
+                let session = try await service.signIn.create(
                     CreateAuthenticationRequest(userId: nil, mode: nil, action: "console.sign-in", transaction: nil),
                     requireUserVerification: true,
                     by: call.caller("web:console")
@@ -62,10 +62,10 @@ extension WebPages {
             try await endpoint(request, context) { call throws(APIError) in
                 let result = try await redeemPendingSignIn(&call, as: "web:console")
                 try await requireConsolePasskey(result)
-                await service.releaseAttempt(consoleSignInLimit(call))
+                await service.webSessions.releaseAttempt(consoleSignInLimit(call))
                 let name = "user:\(result.userId)"
                 try await signIn(&call, userID: result.userId, operatorName: name, credentialID: result.credentialId)
-                await service.audit("console.signed-in", by: call.caller("operator:\(name)"), userID: nil, subject: nil)
+                await service.webSessions.audit("console.signed-in", by: call.caller("operator:\(name)"), userID: nil, subject: nil)
                 return JSONBody.response(Redirect(redirect: "/console"))
             }
         }
@@ -84,8 +84,8 @@ extension WebPages {
         router.post("/console/credentials/{credentialId}/revoke") { request, context in
             try await page(request, context) { call throws(APIError) in
                 let name = try call.operatorName()
-                let credential = try await service.credential(id: call.context.parameters.get("credentialId") ?? "")
-                try await service.revokeCredential(id: credential.credentialId, by: call.caller("operator:\(name)"))
+                let credential = try await service.accounts.credential(id: call.context.parameters.get("credentialId") ?? "")
+                try await service.accounts.revokeCredential(id: credential.credentialId, by: call.caller("operator:\(name)"))
                 return Self.redirect("/console/users/\(credential.userId)?done=revoked")
             }
         }
@@ -94,7 +94,7 @@ extension WebPages {
                 let name = try call.operatorName()
                 let userID = call.context.parameters.get("userId") ?? ""
                 try Validation.userID(userID)
-                try await service.endWebSessions(
+                try await service.webSessions.endWebSessions(
                     userID: userID,
                     sessionID: Self.nonEmpty(call.form["sessionId"]),
                     by: call.caller("operator:\(name)")
@@ -128,9 +128,9 @@ extension WebPages {
 
     private func usersPage(_ call: WebCall) async throws(APIError) -> Response {
         let query = Self.nonEmpty(call.query("q"))
-        let page: PasskeyService.UserPage
+        let page: AccountFlow.UserPage
         do {
-            page = try await service.users(matching: query, after: call.query("after"), limit: 25)
+            page = try await service.accounts.users(matching: query, after: call.query("after"), limit: 25)
         } catch  where error.status == .badRequest {
             return templates.page(
                 "console-users",
@@ -156,13 +156,13 @@ extension WebPages {
     }
 
     private func userPage(_ call: WebCall, userID: String) async throws(APIError) -> Response {
-        guard let user = try await service.storage({ try await service.store.user(id: userID) }) else {
+        guard let user = try await service.accounts.user(id: userID) else {
             throw APIError.notFound("No user \(userID).")
         }
-        let records = try await service.storage { try await service.store.credentials(userID: userID) }
+        let records = try await service.accounts.credentialRecords(userID: userID)
         let consolePasskeys = records.filter(\.consoleEnrolled).map { Base64URL.encode($0.id) }
         let passkeyNames = Dictionary(records.map { ($0.id, $0.name) }) { first, _ in first }
-        let credentials: [[String: Any]] = try await service.listCredentials(userID: userID).credentials.map {
+        let credentials: [[String: Any]] = try await service.accounts.listCredentials(userID: userID).credentials.map {
             [
                 "credentialId": $0.credentialId, "name": $0.name, "kind": $0.kind,
                 "authenticator": AuthenticatorNames.label(aaguid: $0.aaguid, name: $0.authenticatorName),
@@ -176,7 +176,7 @@ extension WebPages {
             ]
         }
         let from = max(0, call.query("sessionsFrom").flatMap(Int.init) ?? 0)
-        let page = try await service.webSessions(userID: userID, offset: from, limit: Self.sessionsPerPage + 1)
+        let page = try await service.webSessions.webSessions(userID: userID, offset: from, limit: Self.sessionsPerPage + 1)
         let sessions: [[String: Any]] = page.prefix(Self.sessionsPerPage).map {
             [:] + [
                 "sessionId": $0.id, "kind": $0.kind == .console ? "Operator console" : "Account pages",
@@ -218,13 +218,13 @@ extension WebPages {
     /// that, that user name (`userId`, as older links have it, is read the same).
     private func auditPage(_ call: WebCall) async throws(APIError) -> Response {
         let user = Self.nonEmpty(call.query("user") ?? call.query("userId"))
-        let page: PasskeyService.AuditPage
+        let page: AccountFlow.AuditPage
         var userID = user
         do {
-            if let user, try await service.storage({ try await service.store.user(id: user) }) == nil {
-                userID = try await service.users(named: user).users.first?.userID ?? user
+            if let user, try await service.accounts.user(id: user) == nil {
+                userID = try await service.accounts.users(named: user).users.first?.userID ?? user
             }
-            page = try await service.auditEvents(
+            page = try await service.accounts.auditEvents(
                 order: "newest",
                 after: nil,
                 before: call.query("before"),

@@ -13,8 +13,8 @@ extension WebPages {
             try await endpoint(request, context) { call throws(APIError) in
                 let userID = try consoleEnrolmentUser(call)
                 let name = try call.operatorName()
-                let user = try await service.storage { try await service.store.user(id: userID) }
-                let attempt = try await service.createRegistration(
+                let user = try await service.accounts.user(id: userID)
+                let attempt = try await service.registration.create(
                     CreateRegistrationRequest(
                         userId: userID,
                         userName: user?.name ?? userID,
@@ -39,14 +39,14 @@ extension WebPages {
                 guard call.session.pendingFlowID == body.registrationAttemptId else {
                     throw APIError.notFound("This browser did not start that registration; start again.")
                 }
-                let status = try await service.registrationStatus(flowID: body.registrationAttemptId)
+                let status = try await service.registration.status(id: body.registrationAttemptId)
                 guard status.status == FlowStatus.completed.rawValue, let credential = status.credential,
                     credential.userId == userID
                 else {
                     throw APIError.invalidRequest("The registration has not completed (\(status.status)); start again.")
                 }
                 call.session.pendingFlowID = nil
-                await service.audit(
+                await service.accounts.audit(
                     "console.passkey-enrolled",
                     by: call.caller("operator:\(name)"),
                     userID: userID,
@@ -74,7 +74,7 @@ extension WebPages {
     func requireConsolePasskey(_ result: AuthenticationResult) async throws(APIError) {
         guard isOperator(result.userId) else { throw APIError.operatorRequired }
         let id = (try? Base64URL.decode(result.credentialId)) ?? []
-        guard let credential = try await service.storage({ try await service.store.credential(id: id) }),
+        guard let credential = try await service.accounts.credentialRecord(id: id),
             credential.userID == result.userId, credential.status == .active, credential.consoleEnrolled
         else { throw APIError.consolePasskeyRequired }
         guard result.userVerified else { throw APIError.consoleUserVerificationRequired }

@@ -10,7 +10,7 @@ extension WebPages {
             try await page(request, context) { call throws(APIError) in
                 _ = try call.operatorName()
                 let from = max(0, call.query("from").flatMap(Int.init) ?? 0)
-                let page = try await service.webSessions(userID: nil, offset: from, limit: Self.sessionsPerPage + 1)
+                let page = try await service.webSessions.webSessions(userID: nil, offset: from, limit: Self.sessionsPerPage + 1)
                 let sessions: [[String: Any]] = page.prefix(Self.sessionsPerPage).map {
                     [:] + [
                         "sessionId": $0.id, "operator": $0.operatorName, "created": Self.readable($0.createdAt),
@@ -34,11 +34,11 @@ extension WebPages {
                 let name = try call.operatorName()
                 let id = call.context.parameters.get("sessionId") ?? ""
                 guard id.utf8.count <= 128,
-                    try await service.storage({ try await service.store.deleteWebSession(id: id) })
+                    try await service.webSessions.end(id: id)
                 else {
                     throw APIError.notFound("No session \(id); it may have ended already.")
                 }
-                await service.audit(
+                await service.webSessions.audit(
                     "web-session.ended",
                     by: call.caller("operator:\(name)"),
                     userID: nil,

@@ -53,13 +53,13 @@ extension WebPages {
                 let body = try await decode(SignUpRequest.self, call)
                 let name = try Self.userName(body.userName)
                 // User names are unique per relying party: a name the backend API (or the CLI) gave is taken.
-                if let holder = try await service.storage({ try await service.store.user(name: name) }),
+                if let holder = try await service.accounts.user(name: name),
                     !Self.isDemoUser(holder)
                 {
                     throw APIError.userNameTaken
                 }
                 let userID = Self.userID(forName: name)
-                if try await service.storage({ try await service.store.credentials(userID: userID) })
+                if try await service.accounts.credentialRecords(userID: userID)
                     .contains(where: { $0.isLive(at: call.now) })
                 {
                     throw APIError.userNameTaken
@@ -92,12 +92,12 @@ extension WebPages {
             try await endpoint(request, context) { call throws(APIError) in
                 let flowID = call.session.pendingFlowID ?? ""
                 let result = try await redeemPendingSignIn(&call, as: Self.demoActor)
-                guard let user = try await service.storage({ try await service.store.user(id: result.userId) }),
+                guard let user = try await service.accounts.user(id: result.userId),
                     Self.isDemoUser(user)
                 else { throw APIError.demoAccountsOnly }
                 // A phone's approval can be relayed by whoever shows its QR code: never for an operator's account.
                 if isOperator(user.id),
-                    try await service.storage({ try await service.store.crossPlatformSession(flowID: flowID) }) != nil
+                    try await service.handoff.session(forSignIn: flowID) != nil
                 {
                     throw APIError.operatorAccountRestricted
                 }
@@ -140,7 +140,7 @@ extension WebPages {
         userName: String?
     ) async throws(APIError) -> CreateAuthenticationResponse {
         _ = try Self.nonEmpty(userName).map(Self.userName)
-        let session = try await service.createAuthentication(
+        let session = try await service.signIn.create(
             CreateAuthenticationRequest(userId: nil, mode: nil, action: "demo.sign-in", transaction: nil),
             demoAccountsOnly: true,
             by: call.caller(Self.demoActor)
@@ -155,7 +155,7 @@ extension WebPages {
         guard call.session.pendingFlowID == body.registrationAttemptId else {
             throw APIError.notFound("This browser did not start that registration; start again.")
         }
-        let status = try await service.registrationStatus(flowID: body.registrationAttemptId)
+        let status = try await service.registration.status(id: body.registrationAttemptId)
         guard status.status == FlowStatus.completed.rawValue, let credential = status.credential else {
             throw APIError.invalidRequest("The registration has not completed (\(status.status)); start again.")
         }
@@ -171,7 +171,7 @@ extension WebPages {
         credentialName: String?,
         newAccount: Bool = false
     ) async throws(APIError) -> Response {
-        let attempt = try await service.createRegistration(
+        let attempt = try await service.registration.create(
             CreateRegistrationRequest(
                 userId: userID,
                 userName: userName,

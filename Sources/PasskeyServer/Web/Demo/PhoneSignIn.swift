@@ -22,8 +22,8 @@ extension WebPages {
             try await endpoint(request, context) { call throws(APIError) in
                 let body = try await decode(SignInRequest.self, call)
                 let session = try await createDemoSignIn(&call, userName: body.userName)
-                let handoff = try await service.createHandoff(
-                    flowID: session.biometricPasskeySessionId,
+                let handoff = try await service.handoff.create(
+                    forSignIn: session.biometricPasskeySessionId,
                     by: call.caller(Self.demoActor)
                 )
                 return JSONBody.response(

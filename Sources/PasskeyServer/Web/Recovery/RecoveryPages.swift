@@ -20,7 +20,7 @@ extension WebPages {
                 if let reason = recoveryUnavailable {
                     return recoveryUnavailablePage(call, userID: userID, reason: reason)
                 }
-                let started = try await service.createRecovery(
+                let started = try await service.recovery.create(
                     CreateRecoveryRequest(userId: userID),
                     by: call.caller("operator:\(name)"),
                     starter: .console
@@ -42,8 +42,8 @@ extension WebPages {
                 )
                 let userID = try await requireReplacementRegistered(body)
                 // The old passkeys' names, read before the finalize revokes them, for the page to say in words.
-                let before = try await service.storage { try await service.store.credentials(userID: userID) }
-                let finalized = try await service.finalizeRecovery(
+                let before = try await service.accounts.credentialRecords(userID: userID)
+                let finalized = try await service.recovery.finalize(
                     id: body.recoveryAttemptId,
                     by: call.caller("recovery-page")
                 )
@@ -52,7 +52,7 @@ extension WebPages {
                 }
                 // Signed in with the new passkey, as the demo signs in its accounts (never an operator's).
                 var signedIn = false
-                if let user = try await service.storage({ try await service.store.user(id: userID) }),
+                if let user = try await service.accounts.user(id: userID),
                     Self.isDemoUser(user), !isOperator(user.id)
                 {
                     try await signIn(&call, userID: user.id, credentialID: finalized.credential.credentialId)
@@ -101,21 +101,13 @@ extension WebPages {
         let continuationToken: String
     }
 
-    /// The replacement registration of the attempt was completed with this continuation token: only the device that
-    /// registered the replacement may finalize from the page. Anything else — an unknown attempt included — looks
-    /// alike (`RECOVERY_TOKEN_INVALID`). With the token, an attempt the backend started is refused: the backend
-    /// finalizes it.
+    /// Only the device that registered the replacement may finalize from the page
+    /// (``RecoveryFlow/attemptFinalizableByDevice(id:continuationToken:)``).
     private func requireReplacementRegistered(_ body: FinalizeFromPage) async throws(APIError) -> String {
-        let id = body.recoveryAttemptId
-        guard (1...128).contains(id.utf8.count),
-            let attempt = try await service.storage({ try await service.store.recoveryAttempt(id: id) }),
-            let flowID = attempt.registrationFlowID,
-            let flow = try await service.storage({ try await service.store.flow(id: flowID) }),
-            flow.kind == .recoveryRegistration, flow.status == .completed,
-            Secrets.constantTimeEqual(flow.clientTokenHash, Secrets.hash(body.continuationToken))
-        else { throw APIError.recoveryTokenInvalid }
-        guard attempt.startedBy == .console else { throw APIError.recoveryFinalizeByBackend }
-        return attempt.userID
+        try await service.recovery.attemptFinalizableByDevice(
+            id: body.recoveryAttemptId,
+            continuationToken: body.continuationToken
+        ).userID
     }
 
     /// The one-time link (`/recover#<attempt>.<token>` on the first web origin) and its QR code.
@@ -124,7 +116,7 @@ extension WebPages {
         userID: String,
         started: CreateRecoveryResponse
     ) async throws(APIError) -> Response {
-        guard let user = try await service.storage({ try await service.store.user(id: userID) }),
+        guard let user = try await service.accounts.user(id: userID),
             let origin = service.configuration.webOrigins.first
         else { throw APIError.notFound("No user \(userID).") }
         let link = "\(origin)/recover#\(started.recoveryAttemptId).\(started.recoveryToken)"

@@ -28,14 +28,14 @@ extension WebPages {
             expiresAt: call.now.addingTimeInterval(lifetime)
         )
         let bound = service.configuration.web.maxSessionsPerUser
-        try await service.storage { try await service.store.createWebSession(record, maximumPerUser: bound) }
+        try await service.webSessions.start(record, maximumPerUser: bound)
         call.signedIn = record
     }
 
     /// Ends the browser's session, if it had one, and gives it a new anonymous cookie.
     func endSession(_ call: inout WebCall) async throws(APIError) {
         if let signedIn = call.signedIn {
-            _ = try await service.storage { try await service.store.deleteWebSession(id: signedIn.id) }
+            _ = try await service.webSessions.end(id: signedIn.id)
         }
         call.signedIn = nil
         call.session = .anonymous(lifetime: call.cookies.lifetime, now: call.now)
@@ -58,8 +58,8 @@ extension WebPages {
         guard call.session.pendingFlowID == body.biometricPasskeySessionId else {
             throw APIError.notFound("This browser did not start that sign-in; start again.")
         }
-        let result = try await service.redeemAuthentication(
-            flowID: body.biometricPasskeySessionId,
+        let result = try await service.signIn.redeem(
+            id: body.biometricPasskeySessionId,
             request: RedeemRequest(resultToken: body.resultToken),
             by: call.caller(actor)
         )
@@ -70,7 +70,7 @@ extension WebPages {
     /// The signed-in demo user's record, or `SIGN_IN_REQUIRED`.
     func signedInUser(_ call: WebCall) async throws(APIError) -> UserRecord {
         let id = try call.signedInUserID()
-        guard let user = try await service.storage({ try await service.store.user(id: id) }) else {
+        guard let user = try await service.accounts.user(id: id) else {
             throw APIError.signInRequired
         }
         return user

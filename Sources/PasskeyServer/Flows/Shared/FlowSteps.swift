@@ -4,19 +4,9 @@ import Logging
 import PasskeyStorage
 import WebAuthn
 
-extension PasskeyService {
-    /// The flow a client token may drive. Unknown flows and wrong tokens look alike (401), so a token for one flow
-    /// reveals nothing about others.
-    func authorizeClient(flowID: String, token: String?, kind: FlowKind) async throws(APIError) -> FlowRecord {
-        guard let token, let flow = try await storage({ try await store.flow(id: flowID) }),
-            flow.kind == kind, Secrets.constantTimeEqual(flow.clientTokenHash, Secrets.hash(token))
-        else { throw APIError.unauthenticated }
-        guard flow.expiresAt > now() else {
-            throw kind == .registration ? .registrationAttemptExpired : .invalidOrExpiredSession
-        }
-        return flow
-    }
-
+/// The steps every ceremony takes on its flow record: a challenge issued, consumed once, a failure marked, and the
+/// flow's own state read and written as its payload.
+extension ServiceFlow {
     /// Issues a new challenge for the flow (while it awaits options or a response) and returns it.
     /// Issues `challenge` for `flow` when its status is one of `statuses` (by default: a challenge may be issued
     /// again until the flow completes), storing `payload` with it when given.

@@ -49,7 +49,7 @@ struct FailureLimit: Sendable {
     }
 }
 
-extension PasskeyService {
+extension ServiceFlow {
     /// Counts the attempt against `limit` before it is tried, and refuses it with `RATE_LIMITED` and `Retry-After`
     /// when that uses the limit up. Counting and checking are one atomic step in the store, so of any number of
     /// concurrent attempts at most `limit.limit` get through. An attempt that succeeds is given back with
