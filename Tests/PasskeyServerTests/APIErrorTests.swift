@@ -28,7 +28,7 @@ struct APIErrorTests {
     func renderedByHummingbird() async throws {
         let router = Router()
         router.get("/refused") { _, _ -> Response in
-            throw APIError("RATE_LIMITED", .tooManyRequests, "Slow down.", retryable: true, headers: [.retryAfter: "7"])
+            throw APIError(.rateLimited, .tooManyRequests, "Slow down.", retryable: true, headers: [.retryAfter: "7"])
         }
         try await Application(router: router).test(.router) { client in
             let response = try await client.execute(uri: "/refused", method: .get)

@@ -1,59 +1,88 @@
 import HTTPTypes
 
+extension APIError.Code {
+    /// The flow's identity-verification run has not been decided (or, for a step-up, not started); retryable.
+    public static let workflowNotCompleted = Self(rawValue: "WORKFLOW_NOT_COMPLETED")
+    /// The run declined the person; nothing is created or approved.
+    public static let workflowDeclined = Self(rawValue: "WORKFLOW_DECLINED")
+    /// A person reviews the run; ask again once it decided.
+    public static let workflowUnderReview = Self(rawValue: "WORKFLOW_UNDER_REVIEW")
+    /// A run of another flow was brought along; every flow verifies afresh.
+    public static let workflowRunReuseForbidden = Self(rawValue: "WORKFLOW_RUN_REUSE_FORBIDDEN")
+    /// The run was decided already, or has expired.
+    public static let workflowAlreadyDecided = Self(rawValue: "WORKFLOW_ALREADY_DECIDED")
+    /// The flow's run was started already, or its start is waiting for the vendor now.
+    public static let idvAlreadyStarted = Self(rawValue: "IDV_ALREADY_STARTED")
+    /// The vendor could not be reached, answered badly, too slowly (10 s), too much (over 16 KiB) or with a redirect;
+    /// retryable.
+    public static let identityVerificationUnavailable = Self(rawValue: "IDENTITY_VERIFICATION_UNAVAILABLE")
+    /// As many calls to the vendor are in flight as the server allows (16 per process); retry in a few seconds.
+    public static let identityVerificationBusy = Self(rawValue: "IDENTITY_VERIFICATION_BUSY")
+    /// The vendor's webhook signature is missing or wrong.
+    public static let webhookSignatureInvalid = Self(rawValue: "WEBHOOK_SIGNATURE_INVALID")
+    /// The vendor's webhook timestamp is missing or more than 5 minutes off.
+    public static let webhookTimestampInvalid = Self(rawValue: "WEBHOOK_TIMESTAMP_INVALID")
+    /// The vendor's webhook event id was received already.
+    public static let webhookEventReplayed = Self(rawValue: "WEBHOOK_EVENT_REPLAYED")
+    /// A step-up's challenge was issued already; start a new session.
+    public static let challengeRefreshForbidden = Self(rawValue: "CHALLENGE_REFRESH_FORBIDDEN")
+    /// A step-up was completed with a passkey outside the allow-list its options gave out.
+    public static let stepUpAuthSessionMismatch = Self(rawValue: "STEP_UP_AUTH_SESSION_MISMATCH")
+}
+
 /// The codes of identity verification and step-up (DESIGN §3 flows 1 and 3, §5).
 extension APIError {
     static let identityVerification: [Code] = [
-        "WORKFLOW_NOT_COMPLETED", "WORKFLOW_DECLINED", "WORKFLOW_UNDER_REVIEW", "WORKFLOW_RUN_REUSE_FORBIDDEN",
-        "WORKFLOW_ALREADY_DECIDED", "IDV_ALREADY_STARTED", "IDENTITY_VERIFICATION_UNAVAILABLE",
-        "IDENTITY_VERIFICATION_BUSY", "WEBHOOK_SIGNATURE_INVALID",
-        "WEBHOOK_TIMESTAMP_INVALID", "WEBHOOK_EVENT_REPLAYED", "CHALLENGE_REFRESH_FORBIDDEN",
-        "STEP_UP_AUTH_SESSION_MISMATCH",
+        .workflowNotCompleted, .workflowDeclined, .workflowUnderReview, .workflowRunReuseForbidden,
+        .workflowAlreadyDecided, .idvAlreadyStarted, .identityVerificationUnavailable, .identityVerificationBusy,
+        .webhookSignatureInvalid, .webhookTimestampInvalid, .webhookEventReplayed, .challengeRefreshForbidden,
+        .stepUpAuthSessionMismatch,
     ]
     static let workflowNotCompleted = Self(
-        "WORKFLOW_NOT_COMPLETED",
+        .workflowNotCompleted,
         .conflict,
         "Identity verification has not been decided yet: let the person finish it, then ask again.",
         retryable: true
     )
     static let workflowNotStarted = Self(
-        "WORKFLOW_NOT_COMPLETED",
+        .workflowNotCompleted,
         .conflict,
         "This session needs identity verification first: start it with POST /biometric-passkey/mobile/step-up/{biometricPasskeySessionId}/idv/start.",
         retryable: true
     )
     static let workflowDeclined = Self(
-        "WORKFLOW_DECLINED",
+        .workflowDeclined,
         .forbidden,
         "Identity verification declined this person: no passkey is created and nothing is approved. Start a new attempt only if the person can verify again."
     )
     static let workflowUnderReview = Self(
-        "WORKFLOW_UNDER_REVIEW",
+        .workflowUnderReview,
         .conflict,
         "Identity verification is being reviewed by a person; ask again once the review has decided (it may take a while)."
     )
     static let workflowRunReuseForbidden = Self(
-        "WORKFLOW_RUN_REUSE_FORBIDDEN",
+        .workflowRunReuseForbidden,
         .conflict,
         "This identity-verification run belongs to another flow; every flow verifies the person afresh."
     )
     static let workflowAlreadyDecided = Self(
-        "WORKFLOW_ALREADY_DECIDED",
+        .workflowAlreadyDecided,
         .conflict,
         "This identity-verification run was decided already (or has expired); its decision stays."
     )
     static let identityVerificationAlreadyStarted = Self(
-        "IDV_ALREADY_STARTED",
+        .idvAlreadyStarted,
         .conflict,
         "Identity verification was started for this session already; finish that run."
     )
     static let identityVerificationUnavailable = Self(
-        "IDENTITY_VERIFICATION_UNAVAILABLE",
+        .identityVerificationUnavailable,
         .badGateway,
         "The identity-verification provider could not be reached or answered badly; retry in a moment.",
         retryable: true
     )
     static let identityVerificationBusy = Self(
-        "IDENTITY_VERIFICATION_BUSY",
+        .identityVerificationBusy,
         .serviceUnavailable,
         "The server is waiting for the identity-verification provider on as many calls as it allows at once; retry in a few seconds.",
         retryable: true
@@ -64,27 +93,27 @@ extension APIError {
         )
     }
     static let webhookSignatureInvalid = Self(
-        "WEBHOOK_SIGNATURE_INVALID",
+        .webhookSignatureInvalid,
         .unauthorized,
         "The webhook's X-Passkeys-Signature is missing or does not match: sign 'timestamp.body' with HMAC-SHA256 and the shared secret."
     )
     static let webhookTimestampInvalid = Self(
-        "WEBHOOK_TIMESTAMP_INVALID",
+        .webhookTimestampInvalid,
         .badRequest,
         "The webhook's X-Passkeys-Timestamp is missing or more than 5 minutes away from the server's clock."
     )
     static let webhookEventReplayed = Self(
-        "WEBHOOK_EVENT_REPLAYED",
+        .webhookEventReplayed,
         .conflict,
         "This webhook event id was received already; each event is accepted once."
     )
     static let challengeRefreshForbidden = Self(
-        "CHALLENGE_REFRESH_FORBIDDEN",
+        .challengeRefreshForbidden,
         .conflict,
         "The challenge of this step-up session was issued already; a step-up signs one challenge. Start a new step-up session."
     )
     static let stepUpAuthSessionMismatch = Self(
-        "STEP_UP_AUTH_SESSION_MISMATCH",
+        .stepUpAuthSessionMismatch,
         .forbidden,
         "This passkey was not among the ones this step-up session allowed; sign with one of them."
     )

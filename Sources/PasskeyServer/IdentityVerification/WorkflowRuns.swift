@@ -73,7 +73,7 @@ extension IdentityVerificationFlow {
             run = decided
         }
         await audit(
-            "identity-verification.started",
+            .identityVerificationStarted,
             by: caller,
             userID: userID,
             subject: run.id,
@@ -151,7 +151,7 @@ extension IdentityVerificationFlow {
         by caller: Caller
     ) async {
         await audit(
-            "identity-verification.decided",
+            .identityVerificationDecided,
             by: caller,
             userID: run.userID,
             subject: run.id,

@@ -56,7 +56,7 @@ struct WebPages: Sendable {
             layoutValues(nil) + [
                 "heading": "Page not found",
                 "text": "There is no page at this address. Check the address, or start again from the demo.",
-                "code": "NOT_FOUND", "backURL": "/", "backLabel": "Back to the start",
+                "code": APIError.Code.notFound.rawValue, "backURL": "/", "backLabel": "Back to the start",
             ],
             status: .notFound
         )

@@ -61,7 +61,7 @@ extension SignInFlow {
         )
         try await storage { try await store.createFlow(flow) }
         await audit(
-            "authentication.created",
+            .authenticationCreated,
             by: caller,
             userID: request.userId,
             subject: flow.id,
@@ -206,7 +206,7 @@ extension SignInFlow {
             } catch {
                 if error.code == .signCountRegression {
                     await audit(
-                        "credential.clone_suspected",
+                        .credentialCloneSuspected,
                         by: caller,
                         userID: owner.id,
                         subject: Base64URL.encode(stored.id),
@@ -273,7 +273,7 @@ extension SignInFlow {
             await releaseAttempt(addressLimit)
             metrics.ceremony("authentication", outcome: "succeeded")
             await audit(
-                "authentication.completed",
+                .authenticationCompleted,
                 by: caller,
                 userID: owner.id,
                 subject: result.credentialId,
@@ -287,7 +287,7 @@ extension SignInFlow {
             await markFailed(flow)
             metrics.ceremony("authentication", outcome: "failed")
             await audit(
-                "authentication.failed",
+                .authenticationFailed,
                 by: caller,
                 userID: flow.userID,
                 subject: flow.id,
@@ -336,7 +336,7 @@ extension SignInFlow {
             }
         }
         await audit(
-            "authentication.failed",
+            .authenticationFailed,
             by: caller,
             userID: found.owner.id,
             subject: flow.id,
@@ -369,10 +369,10 @@ extension SignInFlow {
                 throw APIError.invalidOrExpiredSession
             }
             if current.status == .completed {
-                throw APIError("INVALID_RESULT_TOKEN", .forbidden, "The result token does not belong to this session.")
+                throw APIError(.invalidResultToken, .forbidden, "The result token does not belong to this session.")
             }
             throw APIError(
-                "AUTHENTICATION_NOT_COMPLETED",
+                .authenticationNotCompleted,
                 .conflict,
                 "The user has not completed this sign-in (status \(current.status.rawValue))."
             )
@@ -393,10 +393,10 @@ extension SignInFlow {
         if let id = try? Base64URL.decode(result.credentialId),
             try await storage({ try await store.credential(id: id) })?.status != .active
         {
-            await audit("authentication.voided", by: caller, userID: result.userId, subject: flow.id)
+            await audit(.authenticationVoided, by: caller, userID: result.userId, subject: flow.id)
             throw APIError.credentialInactive
         }
-        await audit("authentication.redeemed", by: caller, userID: result.userId, subject: flow.id)
+        await audit(.authenticationRedeemed, by: caller, userID: result.userId, subject: flow.id)
         return result
     }
 }

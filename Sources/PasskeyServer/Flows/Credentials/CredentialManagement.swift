@@ -49,7 +49,7 @@ extension AccountFlow {
             throw error.code == .unavailable ? APIError.storageUnavailable : APIError.unexpected
         }
         guard let renamed else { throw APIError.credentialInactive }
-        await audit("credential.renamed", by: caller, userID: row.userID, subject: id, details: ["name": name.value])
+        await audit(.credentialRenamed, by: caller, userID: row.userID, subject: id, details: ["name": name.value])
         return CredentialResponse(renamed, metadata: metadataBLOB)
     }
 
@@ -61,7 +61,7 @@ extension AccountFlow {
         // Sessions of the web pages signed in with it end with it.
         let ended = try await storage { try await store.deleteWebSessions(userID: row.userID, credentialID: row.id) }
         await audit(
-            "credential.revoked",
+            .credentialRevoked,
             by: caller,
             userID: row.userID,
             subject: id,
@@ -74,7 +74,7 @@ extension AccountFlow {
         guard try await storage({ try await store.deleteUser(id: id) }) else {
             throw APIError.notFound("No user \(id).")
         }
-        await audit("user.deleted", by: caller, userID: id, subject: nil)
+        await audit(.userDeleted, by: caller, userID: id, subject: nil)
     }
 
     private func storedCredential(_ id: String) async throws(APIError) -> CredentialRecordRow {

@@ -17,7 +17,7 @@ struct CredentialName: Sendable, Equatable {
         let value = raw.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...Self.maximumLength).contains(value.unicodeScalars.count) else {
             throw APIError(
-                "CREDENTIAL_NAME_INVALID",
+                .credentialNameInvalid,
                 .badRequest,
                 "A passkey name must be 1 to \(Self.maximumLength) characters."
             )
@@ -28,13 +28,13 @@ struct CredentialName: Sendable, Equatable {
             })
         else {
             throw APIError(
-                "CREDENTIAL_NAME_INVALID",
+                .credentialNameInvalid,
                 .badRequest,
                 "A passkey name must not contain control characters."
             )
         }
         guard !value.unicodeScalars.contains(where: { $0 == "<" || $0 == ">" }) else {
-            throw APIError("CREDENTIAL_NAME_HTML", .badRequest, "A passkey name must not contain HTML ('<' or '>').")
+            throw APIError(.credentialNameHtml, .badRequest, "A passkey name must not contain HTML ('<' or '>').")
         }
         self.value = value
         self.key = value.lowercased().precomposedStringWithCanonicalMapping

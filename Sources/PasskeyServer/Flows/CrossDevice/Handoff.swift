@@ -56,7 +56,7 @@ extension HandoffFlow {
             throw (current?.expiresAt ?? time) <= time ? APIError.invalidOrExpiredSession : APIError.handoffTooLate
         }
         await audit(
-            "handoff.created",
+            .handoffCreated,
             by: caller,
             userID: flow.userID,
             subject: session.id,

@@ -40,7 +40,7 @@ extension HandoffFlow {
         }
         let state = try decodePayload(AuthenticationState.self, from: flow)
         await audit(
-            "handoff.claimed",
+            .handoffClaimed,
             by: caller,
             userID: flow.userID,
             subject: session.id,
@@ -88,7 +88,7 @@ extension HandoffFlow {
                 let current = try await closedHandoff(id)
                 return Self.status(of: current, flow: nil, at: time)
             }
-            await audit("handoff.confirmed", by: caller, userID: nil, subject: id)
+            await audit(.handoffConfirmed, by: caller, userID: nil, subject: id)
             return Self.status(of: confirmed, flow: nil, at: time)
         }
         guard
@@ -100,7 +100,7 @@ extension HandoffFlow {
             throw APIError.handoffCodeMismatch(attemptsLeft: max(0, attempts - current.codeFailures))
         }
         if counted.status == .rejected {
-            await audit("handoff.rejected", by: caller, userID: nil, subject: id, details: ["reason": "codeMismatch"])
+            await audit(.handoffRejected, by: caller, userID: nil, subject: id, details: ["reason": "codeMismatch"])
         }
         throw APIError.handoffCodeMismatch(attemptsLeft: max(0, attempts - counted.codeFailures))
     }
@@ -125,7 +125,7 @@ extension HandoffFlow {
             let current = try await closedHandoff(id)
             throw current.status == .confirmed ? APIError.handoffNotConfirmed : APIError.handoffRejected
         }
-        await audit("handoff.rejected", by: caller, userID: flow?.userID, subject: id, details: ["reason": "person"])
+        await audit(.handoffRejected, by: caller, userID: flow?.userID, subject: id, details: ["reason": "person"])
         return Self.status(of: rejected, flow: nil, at: time)
     }
 

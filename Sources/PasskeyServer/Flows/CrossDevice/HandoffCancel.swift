@@ -32,7 +32,7 @@ extension HandoffFlow {
             throw APIError.handoffExpired
         }
         await audit(
-            "handoff.cancelled",
+            .handoffCancelled,
             by: caller,
             userID: flow?.userID,
             subject: id,

@@ -69,7 +69,7 @@ extension RecoveryFlow {
         let options = try await registration.options(for: flow).publicKey
         let issued = try await storage { try await store.flow(id: flow.id) }
         await audit(
-            "recovery.exchanged",
+            .recoveryExchanged,
             by: caller,
             userID: user.id,
             subject: attempt.id,
@@ -129,7 +129,7 @@ extension RecoveryFlow {
         } catch {
             let mapped = Self.recoveryError(for: error)
             await audit(
-                "recovery.registration-failed",
+                .recoveryRegistrationFailed,
                 by: caller,
                 userID: attempt.userID,
                 subject: attempt.id,
@@ -138,7 +138,7 @@ extension RecoveryFlow {
             throw mapped
         }
         await audit(
-            "recovery.registered",
+            .recoveryRegistered,
             by: caller,
             userID: attempt.userID,
             subject: attempt.id,
@@ -179,13 +179,13 @@ extension RecoveryFlow {
     /// The recovery code for a failure of the replacement registration: the WebAuthn reason rides along.
     private static func recoveryError(for error: APIError) -> APIError {
         switch error.code {
-        case "CHALLENGE_EXPIRED", "REGISTRATION_ATTEMPT_EXPIRED", "INVALID_OR_EXPIRED_SESSION":
+        case .challengeExpired, .registrationAttemptExpired, .invalidOrExpiredSession:
             return .recoveryRegistrationExpired
-        case "CHALLENGE_MISMATCH":
+        case .challengeMismatch:
             return .recoveryRegistrationMismatch
-        case "INVALID_REQUEST", "CHALLENGE_CONSUMED", "CREDENTIAL_ALREADY_REGISTERED", "MAX_CREDENTIALS_REACHED",
-            "CREDENTIAL_NAME_INVALID",
-            "CREDENTIAL_NAME_HTML", "CREDENTIAL_NAME_DUPLICATE", "REGISTRATION_ATTEMPT_CONFLICT":
+        case .invalidRequest, .challengeConsumed, .credentialAlreadyRegistered, .maxCredentialsReached,
+            .credentialNameInvalid,
+            .credentialNameHtml, .credentialNameDuplicate, .registrationAttemptConflict:
             return error
         default:
             return error.status.code >= 500 ? error : .recoveryRegistrationFailed(error)

@@ -37,7 +37,7 @@ extension RecoveryFlow {
             )
         }
         guard window.count <= configuration.recovery.maxAttemptsPerUser else {
-            await audit("recovery.rate-limited", by: caller, userID: user.id, subject: nil)
+            await audit(.recoveryRateLimited, by: caller, userID: user.id, subject: nil)
             throw APIError.recoveryRateLimited(retryAfter: max(1, Int(window.end.timeIntervalSince(time).rounded(.up))))
         }
         let token = Secrets.token(prefix: "pkrt_")
@@ -59,7 +59,7 @@ extension RecoveryFlow {
             logger.error("a recovery attempt could not be stored", metadata: ["error": "\(error)"])
             throw error.code == .unavailable ? .storageUnavailable : .unexpected
         }
-        await audit("recovery.created", by: caller, userID: user.id, subject: attempt.id)
+        await audit(.recoveryCreated, by: caller, userID: user.id, subject: attempt.id)
         return CreateRecoveryResponse(
             recoveryAttemptId: attempt.id,
             recoveryToken: token,
@@ -107,7 +107,7 @@ extension RecoveryFlow {
         }
         let revokedIDs = finalized.revoked.map { Base64URL.encode($0.id) }
         await audit(
-            "recovery.finalized",
+            .recoveryFinalized,
             by: caller,
             userID: attempt.userID,
             subject: attempt.id,
@@ -118,7 +118,7 @@ extension RecoveryFlow {
         )
         for credential in finalized.revoked {
             await audit(
-                "credential.revoked",
+                .credentialRevoked,
                 by: caller,
                 userID: attempt.userID,
                 subject: Base64URL.encode(credential.id),
@@ -140,7 +140,7 @@ extension RecoveryFlow {
                 ? APIError.recoveryAttemptCancelled
                 : .recoveryAttemptConflict("This recovery was finalized already; it can no longer be cancelled.")
         }
-        await audit("recovery.cancelled", by: caller, userID: attempt.userID, subject: attempt.id)
+        await audit(.recoveryCancelled, by: caller, userID: attempt.userID, subject: attempt.id)
         return try await status(id: id)
     }
 

@@ -32,7 +32,7 @@ extension RegistrationFlow {
             }
             let apiError = APIError(error)
             await audit(
-                "registration.failed",
+                .registrationFailed,
                 by: caller,
                 userID: userID,
                 subject: flow.id,
@@ -143,7 +143,7 @@ extension RegistrationFlow {
                 default: apiError = .unexpected
                 }
                 await audit(
-                    "registration.failed",
+                    .registrationFailed,
                     by: caller,
                     userID: row.userID,
                     subject: flow.id,

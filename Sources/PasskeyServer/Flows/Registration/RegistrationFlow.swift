@@ -90,7 +90,7 @@ extension RegistrationFlow {
         )
         try await storage { try await store.createFlow(flow) }
         await audit(
-            "registration.created",
+            .registrationCreated,
             by: caller,
             userID: user.id,
             subject: flow.id,
@@ -211,7 +211,7 @@ extension RegistrationFlow {
         )
         metrics.ceremony("registration", outcome: "succeeded")
         await audit(
-            "registration.completed",
+            .registrationCompleted,
             by: caller,
             userID: userID,
             subject: completed.credentialID,
@@ -300,7 +300,7 @@ extension RegistrationFlow {
                 ? .reservationExpired : .registrationAttemptConflict("Nothing is reserved for this attempt any more.")
         }
         await audit(
-            finalize ? "registration.finalized" : "registration.aborted",
+            finalize ? .registrationFinalized : .registrationAborted,
             by: caller,
             userID: flow.userID,
             subject: state.credentialID

@@ -43,7 +43,7 @@ extension ServiceFlow {
 
     /// Appends an event to the audit log; a store failure is logged, never fails the request that is audited.
     func audit(
-        _ action: String,
+        _ action: AuditAction,
         by caller: Caller,
         userID: String?,
         subject: String?,
@@ -54,7 +54,7 @@ extension ServiceFlow {
                 AuditEvent(
                     time: now(),
                     actor: caller.actor,
-                    action: action,
+                    action: action.rawValue,
                     userID: userID,
                     subject: subject,
                     requestID: caller.requestID,

@@ -50,7 +50,7 @@ extension ServiceFlow {
         }
         guard let challenge = try? Base64URL.decode(clientData.challenge), !challenge.isEmpty else {
             throw APIError(
-                "CHALLENGE_MISMATCH",
+                .challengeMismatch,
                 .badRequest,
                 "clientData.challenge is not the challenge issued for this session."
             )
@@ -65,7 +65,7 @@ extension ServiceFlow {
         if current.challengeHash == nil {
             throw current.status == .optionsIssued || current.status == .created || current.status == .failed
                 ? APIError(
-                    "CHALLENGE_MISMATCH",
+                    .challengeMismatch,
                     .badRequest,
                     "No challenge is pending for this session; request options first."
                 )
@@ -73,7 +73,7 @@ extension ServiceFlow {
         }
         if let expiry = current.challengeExpiresAt, expiry <= now() { throw .challengeExpired }
         throw APIError(
-            "CHALLENGE_MISMATCH",
+            .challengeMismatch,
             .badRequest,
             "clientData.challenge is not the challenge issued for this session; use the latest options."
         )

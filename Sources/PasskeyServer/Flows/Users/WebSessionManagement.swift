@@ -40,7 +40,7 @@ extension WebSessionsFlow {
             ended = try await storage { try await store.signOutEverywhere(userID: userID, at: time) }
         }
         await audit(
-            "web-session.ended",
+            .webSessionEnded,
             by: caller,
             userID: userID,
             subject: sessionID,

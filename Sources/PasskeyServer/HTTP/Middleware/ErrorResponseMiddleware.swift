@@ -39,7 +39,7 @@ struct ErrorResponseMiddleware: RouterMiddleware {
     static func methodNotAllowed(_ allowed: [HTTPRequest.Method]) -> APIError {
         let list = allowed.map(\.rawValue).joined(separator: ", ")
         return APIError(
-            "METHOD_NOT_ALLOWED",
+            .methodNotAllowed,
             .methodNotAllowed,
             "This endpoint accepts \(list) only.",
             headers: [.allow: list]
@@ -49,10 +49,10 @@ struct ErrorResponseMiddleware: RouterMiddleware {
     static func apiError(for error: HTTPError) -> APIError {
         switch error.status {
         case .notFound: APIError.notFound("No such endpoint; see the API reference (docs/openapi.yaml).")
-        case .contentTooLarge: APIError("PAYLOAD_TOO_LARGE", .contentTooLarge, "The request body is too large.")
+        case .contentTooLarge: APIError(.payloadTooLarge, .contentTooLarge, "The request body is too large.")
         default:
             APIError(
-                error.status.code >= 500 ? "INTERNAL_ERROR" : "INVALID_REQUEST",
+                error.status.code >= 500 ? .internalError : .invalidRequest,
                 error.status,
                 error.body ?? error.status.reasonPhrase
             )

@@ -40,7 +40,7 @@ extension WebPages {
                 }
                 await service.webSessions.releaseAttempt(limit)
                 try await signIn(&call, userID: nil, operatorName: name)
-                await service.webSessions.audit("console.signed-in", by: call.caller("operator:\(name)"), userID: nil, subject: nil)
+                await service.webSessions.audit(.consoleSignedIn, by: call.caller("operator:\(name)"), userID: nil, subject: nil)
                 return Self.redirect("/console")
             }
         }
@@ -65,7 +65,7 @@ extension WebPages {
                 await service.webSessions.releaseAttempt(consoleSignInLimit(call))
                 let name = "user:\(result.userId)"
                 try await signIn(&call, userID: result.userId, operatorName: name, credentialID: result.credentialId)
-                await service.webSessions.audit("console.signed-in", by: call.caller("operator:\(name)"), userID: nil, subject: nil)
+                await service.webSessions.audit(.consoleSignedIn, by: call.caller("operator:\(name)"), userID: nil, subject: nil)
                 return JSONBody.response(Redirect(redirect: "/console"))
             }
         }

@@ -47,7 +47,7 @@ extension WebPages {
                 }
                 call.session.pendingFlowID = nil
                 await service.accounts.audit(
-                    "console.passkey-enrolled",
+                    .consolePasskeyEnrolled,
                     by: call.caller("operator:\(name)"),
                     userID: userID,
                     subject: credential.credentialId

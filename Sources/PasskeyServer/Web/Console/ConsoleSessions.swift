@@ -39,7 +39,7 @@ extension WebPages {
                     throw APIError.notFound("No session \(id); it may have ended already.")
                 }
                 await service.webSessions.audit(
-                    "web-session.ended",
+                    .webSessionEnded,
                     by: call.caller("operator:\(name)"),
                     userID: nil,
                     subject: id,
