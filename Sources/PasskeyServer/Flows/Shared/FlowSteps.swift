@@ -89,6 +89,20 @@ extension ServiceFlow {
         )
     }
 
+    /// What every ceremony's completion does when its response is refused: the flow is marked failed (the client may
+    /// ask for new options), the failure counted in the metrics and written to the audit log with its code.
+    func ceremonyFailed(
+        _ ceremony: Ceremony,
+        flow: FlowRecord,
+        userID: String?,
+        code: APIError.Code,
+        by caller: Caller
+    ) async {
+        await markFailed(flow)
+        metrics.ceremony(ceremony.rawValue, outcome: "failed")
+        await audit(ceremony.failed, by: caller, userID: userID, subject: flow.id, details: ["code": code.rawValue])
+    }
+
     /// A flow's payload as stored. Our payload types hold only strings, numbers, booleans and dates, so encoding
     /// does not fail; were it to, the request fails with `INTERNAL_ERROR` rather than the process.
     static func encodePayload(_ value: some Encodable) throws(APIError) -> [UInt8] {
@@ -117,4 +131,13 @@ extension ServiceFlow {
         }
         return value
     }
+}
+
+/// The two WebAuthn ceremonies, as the metrics and the audit log name them.
+enum Ceremony: String, Sendable {
+    case registration
+    case authentication
+
+    /// The audit action of a refused response.
+    var failed: AuditAction { self == .registration ? .registrationFailed : .authenticationFailed }
 }

@@ -25,19 +25,11 @@ extension RegistrationFlow {
                 allowBackupEligible: configuration.policy.allowSyncedCredentials
             ).verify(credential, at: now())
         } catch {
-            await markFailed(flow)
-            metrics.ceremony("registration", outcome: "failed")
             if error.code == .metadataStale {
                 logger.error("FIDO metadata is stale; install a current BLOB", metadata: ["reason": "\(error.reason)"])
             }
             let apiError = APIError(error)
-            await audit(
-                .registrationFailed,
-                by: caller,
-                userID: userID,
-                subject: flow.id,
-                details: ["code": apiError.code.rawValue]
-            )
+            await ceremonyFailed(.registration, flow: flow, userID: userID, code: apiError.code, by: caller)
             throw apiError
         }
     }
@@ -132,7 +124,6 @@ extension RegistrationFlow {
                 let next = try await freeDefaultName(defaultName ?? "", userID: row.userID, at: time)
                 (row.name, row.nameKey) = (next.value, next.key)
             } catch {
-                await markFailed(flow)
                 let apiError: APIError
                 switch error.code {
                 case .credentialExists: apiError = .credentialAlreadyRegistered
@@ -142,13 +133,7 @@ extension RegistrationFlow {
                 case .unavailable: apiError = .storageUnavailable
                 default: apiError = .unexpected
                 }
-                await audit(
-                    .registrationFailed,
-                    by: caller,
-                    userID: row.userID,
-                    subject: flow.id,
-                    details: ["code": apiError.code.rawValue]
-                )
+                await ceremonyFailed(.registration, flow: flow, userID: row.userID, code: apiError.code, by: caller)
                 throw apiError
             }
         }
