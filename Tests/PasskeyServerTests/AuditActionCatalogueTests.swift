@@ -11,7 +11,9 @@ struct AuditActionCatalogueTests {
         )
         let start = try #require(text.range(of: "Every audit event's `action` is one of these"))
         // The table that follows the sentence: its rows up to the first line that is not one.
-        let rows = text[start.upperBound...].split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
+        let rows = text[start.upperBound...].split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix {
+            $0.hasPrefix("|")
+        }
         let documented = Set(
             rows.compactMap { row -> String? in
                 let cells = row.split(separator: "`")

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
-@testable import PasskeyServer
 import PasskeyStorage
 import PasskeyTesting
 import Testing
 import WebAuthn
+
+@testable import PasskeyServer
 
 /// `GET /v1/users`: users in order of id, a page at a time, with a search and each user's count of active passkeys.
 struct UserListingTests {

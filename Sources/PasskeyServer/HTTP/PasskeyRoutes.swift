@@ -18,7 +18,7 @@ public enum PasskeyRoutes {
 
     static func backend(_ s: PasskeyService) -> [Route] {
         [
-            Route(.post, "/v1/registrations", .backend) { request, _, call in
+            Route.backend(.post, "/v1/registrations") { request, _, call in
                 JSONBody.response(
                     try await s.registration.create(
                         try await call.body(CreateRegistrationRequest.self, request),
@@ -27,20 +27,20 @@ public enum PasskeyRoutes {
                     status: .created
                 )
             },
-            Route(.get, "/v1/registrations/{registrationAttemptId}", .backend) { _, _, call in
+            Route.backend(.get, "/v1/registrations/{registrationAttemptId}") { _, _, call in
                 JSONBody.response(try await s.registration.status(id: try call.parameter("registrationAttemptId")))
             },
-            Route(.post, "/v1/registrations/{registrationAttemptId}/finalize", .backend) { _, _, call in
+            Route.backend(.post, "/v1/registrations/{registrationAttemptId}/finalize") { _, _, call in
                 JSONBody.response(
                     try await s.registration.finalize(id: try call.parameter("registrationAttemptId"), by: call.caller)
                 )
             },
-            Route(.post, "/v1/registrations/{registrationAttemptId}/abort", .backend) { _, _, call in
+            Route.backend(.post, "/v1/registrations/{registrationAttemptId}/abort") { _, _, call in
                 JSONBody.response(
                     try await s.registration.abort(id: try call.parameter("registrationAttemptId"), by: call.caller)
                 )
             },
-            Route(.post, "/v1/authentications", .backend) { request, _, call in
+            Route.backend(.post, "/v1/authentications") { request, _, call in
                 JSONBody.response(
                     try await s.signIn.create(
                         try await call.body(CreateAuthenticationRequest.self, request),
@@ -49,7 +49,7 @@ public enum PasskeyRoutes {
                     status: .created
                 )
             },
-            Route(.post, "/v1/authentications/{biometricPasskeySessionId}/redeem", .backend) { request, _, call in
+            Route.backend(.post, "/v1/authentications/{biometricPasskeySessionId}/redeem") { request, _, call in
                 JSONBody.response(
                     try await s.signIn.redeem(
                         id: try call.parameter("biometricPasskeySessionId"),
@@ -58,7 +58,7 @@ public enum PasskeyRoutes {
                     )
                 )
             },
-            Route(.post, "/v1/authentications/{biometricPasskeySessionId}/handoff", .backend) { _, _, call in
+            Route.backend(.post, "/v1/authentications/{biometricPasskeySessionId}/handoff") { _, _, call in
                 JSONBody.response(
                     try await s.handoff.create(
                         forSignIn: try call.parameter("biometricPasskeySessionId"),
@@ -67,7 +67,7 @@ public enum PasskeyRoutes {
                     status: .created
                 )
             },
-            Route(.get, "/v1/users", .backend) { request, _, _ in
+            Route.backend(.get, "/v1/users") { request, _, _ in
                 let query = request.uri.queryParameters
                 return JSONBody.response(
                     try await s.accounts.users(
@@ -78,17 +78,17 @@ public enum PasskeyRoutes {
                     )
                 )
             },
-            Route(.get, "/v1/users/{userId}/credentials", .backend) { _, _, call in
+            Route.backend(.get, "/v1/users/{userId}/credentials") { _, _, call in
                 JSONBody.response(try await s.accounts.listCredentials(userID: try call.parameter("userId")))
             },
-            Route(.delete, "/v1/users/{userId}", .backend) { _, _, call in
+            Route.backend(.delete, "/v1/users/{userId}") { _, _, call in
                 try await s.accounts.deleteUser(id: try call.parameter("userId"), by: call.caller)
                 return Response(status: .noContent)
             },
-            Route(.get, "/v1/credentials/{credentialId}", .backend) { _, _, call in
+            Route.backend(.get, "/v1/credentials/{credentialId}") { _, _, call in
                 JSONBody.response(try await s.accounts.credential(id: try call.parameter("credentialId")))
             },
-            Route(.patch, "/v1/credentials/{credentialId}", .backend) { request, _, call in
+            Route.backend(.patch, "/v1/credentials/{credentialId}") { request, _, call in
                 JSONBody.response(
                     try await s.accounts.renameCredential(
                         id: try call.parameter("credentialId"),
@@ -97,14 +97,14 @@ public enum PasskeyRoutes {
                     )
                 )
             },
-            Route(.delete, "/v1/credentials/{credentialId}", .backend) { _, _, call in
+            Route.backend(.delete, "/v1/credentials/{credentialId}") { _, _, call in
                 try await s.accounts.revokeCredential(id: try call.parameter("credentialId"), by: call.caller)
                 return Response(status: .noContent)
             },
-            Route(.get, "/v1/identity-verification/runs/{workflowRunId}", .backend) { _, _, call in
+            Route.backend(.get, "/v1/identity-verification/runs/{workflowRunId}") { _, _, call in
                 JSONBody.response(try await s.identityVerification.workflowRun(id: try call.parameter("workflowRunId")))
             },
-            Route(.post, "/v1/identity-verification/runs/{workflowRunId}/decision", .backend) { request, _, call in
+            Route.backend(.post, "/v1/identity-verification/runs/{workflowRunId}/decision") { request, _, call in
                 guard s.configuration.identityVerification.provider == .simulated else {
                     throw APIError.notFound(
                         "Decisions are posted here only with the simulated identity-verification provider."
@@ -120,7 +120,7 @@ public enum PasskeyRoutes {
                     )
                 )
             },
-            Route(.get, "/v1/audit-events", .backend) { request, _, _ in
+            Route.backend(.get, "/v1/audit-events") { request, _, _ in
                 let query = request.uri.queryParameters
                 return JSONBody.response(
                     try await s.accounts.auditEvents(
@@ -132,7 +132,7 @@ public enum PasskeyRoutes {
                     )
                 )
             },
-            Route(.post, "/v1/recoveries", .backend) { request, _, call in
+            Route.backend(.post, "/v1/recoveries") { request, _, call in
                 JSONBody.response(
                     try await s.recovery.create(
                         try await call.body(CreateRecoveryRequest.self, request),
@@ -141,15 +141,15 @@ public enum PasskeyRoutes {
                     status: .created
                 )
             },
-            Route(.get, "/v1/recoveries/{recoveryAttemptId}", .backend) { _, _, call in
+            Route.backend(.get, "/v1/recoveries/{recoveryAttemptId}") { _, _, call in
                 JSONBody.response(try await s.recovery.status(id: try call.parameter("recoveryAttemptId")))
             },
-            Route(.post, "/v1/recoveries/{recoveryAttemptId}/finalize", .backend) { _, _, call in
+            Route.backend(.post, "/v1/recoveries/{recoveryAttemptId}/finalize") { _, _, call in
                 JSONBody.response(
                     try await s.recovery.finalize(id: try call.parameter("recoveryAttemptId"), by: call.caller)
                 )
             },
-            Route(.post, "/v1/recoveries/{recoveryAttemptId}/cancel", .backend) { _, _, call in
+            Route.backend(.post, "/v1/recoveries/{recoveryAttemptId}/cancel") { _, _, call in
                 JSONBody.response(
                     try await s.recovery.cancel(id: try call.parameter("recoveryAttemptId"), by: call.caller)
                 )
@@ -160,13 +160,23 @@ public enum PasskeyRoutes {
     static func client(_ s: PasskeyService) -> [Route] {
         let a = s.authorization
         return [
-            Route.flow(.post, "/v1/client/registrations/{registrationAttemptId}/options", .registration,
-                id: "registrationAttemptId", a) { _, _, flow in
+            Route.flow(
+                .post,
+                "/v1/client/registrations/{registrationAttemptId}/options",
+                .registration,
+                id: "registrationAttemptId",
+                a
+            ) { _, _, flow in
                 JSONBody.response(try await s.registration.options(for: flow))
             },
             // The flow is resolved before the body is read, so a caller without its token learns nothing from validation.
-            Route.flow(.post, "/v1/client/registrations/{registrationAttemptId}/complete", .registration,
-                id: "registrationAttemptId", a) { request, call, flow in
+            Route.flow(
+                .post,
+                "/v1/client/registrations/{registrationAttemptId}/complete",
+                .registration,
+                id: "registrationAttemptId",
+                a
+            ) { request, call, flow in
                 JSONBody.response(
                     try await s.registration.complete(
                         flow,
@@ -176,19 +186,34 @@ public enum PasskeyRoutes {
                     status: .created
                 )
             },
-            Route.flow(.post, "/v1/client/authentications/{biometricPasskeySessionId}/options", .authentication,
-                id: "biometricPasskeySessionId", a) { _, _, flow in
+            Route.flow(
+                .post,
+                "/v1/client/authentications/{biometricPasskeySessionId}/options",
+                .authentication,
+                id: "biometricPasskeySessionId",
+                a
+            ) { _, _, flow in
                 JSONBody.response(try await s.signIn.options(for: flow))
             },
-            Route.flow(.post, "/biometric-passkey/mobile/step-up/{biometricPasskeySessionId}/idv/start", .authentication,
-                id: "biometricPasskeySessionId", a) { _, call, flow in
+            Route.flow(
+                .post,
+                "/biometric-passkey/mobile/step-up/{biometricPasskeySessionId}/idv/start",
+                .authentication,
+                id: "biometricPasskeySessionId",
+                a
+            ) { _, call, flow in
                 JSONBody.response(
                     try await s.signIn.startIdentityVerification(for: flow, by: call.caller),
                     status: .created
                 )
             },
-            Route.flow(.post, "/v1/client/authentications/{biometricPasskeySessionId}/complete", .authentication,
-                id: "biometricPasskeySessionId", a) { request, call, flow in
+            Route.flow(
+                .post,
+                "/v1/client/authentications/{biometricPasskeySessionId}/complete",
+                .authentication,
+                id: "biometricPasskeySessionId",
+                a
+            ) { request, call, flow in
                 JSONBody.response(
                     try await s.signIn.complete(
                         flow,
@@ -198,7 +223,9 @@ public enum PasskeyRoutes {
                 )
             },
             Route.recoveryDevice(.post, "/biometric-passkey/mobile/recovery/{recoveryAttemptId}/idv/start", a) {
-                _, call, attempt in
+                _,
+                call,
+                attempt in
                 JSONBody.response(
                     try await s.recovery.startIdentityVerification(for: attempt, by: call.caller),
                     status: .created
@@ -212,17 +239,23 @@ public enum PasskeyRoutes {
         let a = s.authorization
         return [
             // The phone has no token yet: the handoff token in the body is its credential.
-            Route(.post, "/v1/client/cross-platform/preview", .open) { request, _, call in
+            Route.open(.post, "/v1/client/cross-platform/preview") { request, _, call in
                 JSONBody.response(
-                    try await s.handoff.preview(try await call.body(ResumeHandoffRequest.self, request), by: call.caller)
+                    try await s.handoff.preview(
+                        try await call.body(ResumeHandoffRequest.self, request),
+                        by: call.caller
+                    )
                 )
             },
-            Route(.post, "/v1/client/cross-platform/resume", .open) { request, _, call in
+            Route.open(.post, "/v1/client/cross-platform/resume") { request, _, call in
                 JSONBody.response(
                     try await s.handoff.resume(try await call.body(ResumeHandoffRequest.self, request), by: call.caller)
                 )
             },
-            Route.phone(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/confirm", a) { request, call, handoff in
+            Route.phone(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/confirm", a) {
+                request,
+                call,
+                handoff in
                 JSONBody.response(
                     try await s.handoff.confirm(
                         handoff,
@@ -235,19 +268,27 @@ public enum PasskeyRoutes {
                 JSONBody.response(try await s.handoff.reject(handoff, by: call.caller))
             },
             Route.phone(.post, "/biometric-passkey/mobile/cross-platform/{crossPlatformSessionId}/idv/start", a) {
-                _, call, handoff in
+                _,
+                call,
+                handoff in
                 JSONBody.response(
                     try await s.handoff.startIdentityVerification(for: handoff, by: call.caller),
                     status: .created
                 )
             },
-            Route.firstDevice(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/cancel", a) { _, call, handoff in
+            Route.firstDevice(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/cancel", a) {
+                _,
+                call,
+                handoff in
                 JSONBody.response(try await s.handoff.cancel(handoff, by: call.caller))
             },
             Route.firstDevice(.get, "/v1/client/cross-platform/{crossPlatformSessionId}/status", a) { _, _, handoff in
                 JSONBody.response(try await s.handoff.status(of: handoff))
             },
-            Route.firstDevice(.get, "/v1/client/cross-platform/{crossPlatformSessionId}/events", a) { _, call, handoff in
+            Route.firstDevice(.get, "/v1/client/cross-platform/{crossPlatformSessionId}/events", a) {
+                _,
+                call,
+                handoff in
                 try await s.handoff.events(of: handoff, by: call.caller)
             },
         ]
@@ -256,7 +297,7 @@ public enum PasskeyRoutes {
     static func open(_ s: PasskeyService) -> [Route] {
         let files = AssociationFiles(configuration: s.configuration)
         return [
-            Route(.post, "/v1/identity-verification/webhook", .open) { request, _, call in
+            Route.open(.post, "/v1/identity-verification/webhook") { request, _, call in
                 let body: [UInt8]
                 do {
                     body = Array(buffer: try await request.body.collect(upTo: call.bodyLimit))
@@ -270,23 +311,23 @@ public enum PasskeyRoutes {
                 )
                 return Response(status: .noContent)
             },
-            Route(.get, "/health", .open) { _, _, _ in
+            Route.open(.get, "/health") { _, _, _ in
                 JSONBody.response(["status": "ok"])
             },
-            Route(.get, "/metrics", .open) { _, _, _ in
+            Route.open(.get, "/metrics") { _, _, _ in
                 JSONBody.raw(s.metrics.exposition(), contentType: "text/plain; version=0.0.4")
             },
-            Route(.get, "/.well-known/apple-app-site-association", .open) { _, _, _ in
+            Route.open(.get, "/.well-known/apple-app-site-association") { _, _, _ in
                 JSONBody.raw(try files.appleAppSiteAssociation, contentType: "application/json")
             },
-            Route(.get, "/.well-known/assetlinks.json", .open) { _, _, _ in
+            Route.open(.get, "/.well-known/assetlinks.json") { _, _, _ in
                 JSONBody.raw(try files.assetLinks, contentType: "application/json")
             },
-            Route(.get, "/.well-known/webauthn", .open) { _, _, _ in
+            Route.open(.get, "/.well-known/webauthn") { _, _, _ in
                 JSONBody.raw(try files.relatedOrigins, contentType: "application/json")
             },
             // The new device of a recovery proves itself with the token in the body, not with a bearer token.
-            Route(.post, "/v1/client/recoveries/{recoveryAttemptId}/registration", .open) { request, _, call in
+            Route.open(.post, "/v1/client/recoveries/{recoveryAttemptId}/registration") { request, _, call in
                 JSONBody.response(
                     try await s.recovery.exchange(
                         id: try call.parameter("recoveryAttemptId"),
@@ -295,7 +336,7 @@ public enum PasskeyRoutes {
                     )
                 )
             },
-            Route(.post, "/v1/client/recoveries/{recoveryAttemptId}/complete", .open) { request, _, call in
+            Route.open(.post, "/v1/client/recoveries/{recoveryAttemptId}/complete") { request, _, call in
                 JSONBody.response(
                     try await s.recovery.complete(
                         id: try call.parameter("recoveryAttemptId"),

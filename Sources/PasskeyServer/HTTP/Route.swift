@@ -19,7 +19,9 @@ public struct Route: Sendable {
     public let access: Access
     let handler: @Sendable (Request, PasskeyRequestContext, RouteCall) async throws -> Response
 
-    init(
+    /// Private: a route is made by the constructor of its access (``backend(_:_:_:)``, ``open(_:_:_:)``, or one of the
+    /// client constructors that resolve the client's credential first), so no client handler runs unresolved.
+    private init(
         _ method: HTTPRequest.Method,
         _ path: String,
         _ access: Access,
@@ -77,6 +79,24 @@ extension Route {
                 bodyLimit: service.configuration.limits.maxRequestBodyBytes
             )
         )
+    }
+
+    /// A backend route: its caller is the API key's name (``respond(_:_:service:)`` refuses anything else).
+    static func backend(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        _ handler: @escaping @Sendable (Request, PasskeyRequestContext, RouteCall) async throws -> Response
+    ) -> Route {
+        Route(method, path, .backend, handler)
+    }
+
+    /// An open route: no credential, or one in its body that its flow checks (a handoff token, a recovery token).
+    static func open(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        _ handler: @escaping @Sendable (Request, PasskeyRequestContext, RouteCall) async throws -> Response
+    ) -> Route {
+        Route(method, path, .open, handler)
     }
 
     /// A client route that drives one flow of `kind`, named by the path parameter `id`: the flow its bearer token

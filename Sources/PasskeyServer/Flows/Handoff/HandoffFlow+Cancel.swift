@@ -1,12 +1,15 @@
 import Foundation
 import PasskeyStorage
 
-/// Cross-device approval (DESIGN §3 flow 4): the first device calls its handoff off — the person closed the dialog,
+/// The handoff (DESIGN §3 flow 4, cross-device approval): the first device calls its handoff off — the person closed the dialog,
 /// or signs in another way. A cancelled handoff is final: its status reads `cancelled`, the phone can no longer claim,
 /// confirm, reject or sign it, and its session is never redeemed.
 extension HandoffFlow {
     /// `POST /v1/client/cross-platform/{id}/cancel`, with the poll token. Cancelling again answers the same.
-    func cancel(_ session: CrossPlatformSessionRecord, by caller: Caller) async throws(APIError) -> HandoffStatusResponse {
+    func cancel(
+        _ session: CrossPlatformSessionRecord,
+        by caller: Caller
+    ) async throws(APIError) -> HandoffStatusResponse {
         let id = session.id
         let time = now()
         if session.status == .cancelled { return Self.status(of: session, flow: nil, at: time) }

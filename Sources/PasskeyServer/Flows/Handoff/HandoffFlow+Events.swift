@@ -1,6 +1,6 @@
 import Foundation
-import PasskeyStorage
 import Hummingbird
+import PasskeyStorage
 import ServiceLifecycle
 
 /// `GET /v1/client/cross-platform/{id}/events`: a handoff's status as server-sent events — one `status` event now and

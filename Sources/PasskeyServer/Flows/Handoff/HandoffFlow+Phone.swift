@@ -1,7 +1,7 @@
 import Foundation
 import PasskeyStorage
 
-/// Cross-device approval (DESIGN §3 flow 4), the phone's side: it claims the handoff (the first claim wins), the
+/// The handoff (DESIGN §3 flow 4, cross-device approval), the phone's side: it claims the handoff (the first claim wins), the
 /// person confirms the two digits shown on the first device — or says "not me" — and the phone then runs flow 2 on
 /// the same session with the client token the claim gave it.
 extension HandoffFlow {
@@ -106,7 +106,10 @@ extension HandoffFlow {
     }
 
     /// `POST /v1/client/cross-platform/{id}/reject`: the person says it was not them.
-    func reject(_ session: CrossPlatformSessionRecord, by caller: Caller) async throws(APIError) -> HandoffStatusResponse {
+    func reject(
+        _ session: CrossPlatformSessionRecord,
+        by caller: Caller
+    ) async throws(APIError) -> HandoffStatusResponse {
         let id = session.id
         let flow = try await storage { try await store.flow(id: session.flowID) }
         if let flow, flow.status == .completed || flow.status == .redeemed { throw APIError.handoffAlreadyApproved }

@@ -1,7 +1,7 @@
 import Foundation
 import PasskeyStorage
 
-/// Cross-device approval (DESIGN §3 flow 4): what a handoff asks, read by the page its link opens without claiming it.
+/// The handoff (DESIGN §3 flow 4, cross-device approval): what a handoff asks, read by the page its link opens without claiming it.
 /// The page shows it and claims only when the person acts, so a link preview or a prefetch that opens the link burns
 /// nothing.
 extension HandoffFlow {

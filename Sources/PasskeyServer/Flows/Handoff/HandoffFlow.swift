@@ -3,7 +3,7 @@ import Logging
 import PasskeyStorage
 import QRCode
 
-/// Cross-device approval (DESIGN §3 flow 4), the first device's side: a sign-in session, before anyone asked for its
+/// The handoff (DESIGN §3 flow 4, cross-device approval), the first device's side: a sign-in session, before anyone asked for its
 /// options, is handed off to the phone that holds the passkey — by a QR code or a deep link carrying a handoff token —
 /// and two digits that the person confirms on the phone.
 struct HandoffFlow: ServiceFlow {

@@ -13,7 +13,12 @@ extension RecoveryFlow {
         by caller: Caller
     ) async throws(APIError) -> WorkflowRunStart {
         try refuseUnexchangeable(attempt)
-        return try await identityVerification.startWorkflowRun(purpose: .recovery, userID: attempt.userID, flowID: attempt.id, by: caller)
+        return try await identityVerification.startWorkflowRun(
+            purpose: .recovery,
+            userID: attempt.userID,
+            flowID: attempt.id,
+            by: caller
+        )
     }
 
     /// `POST /v1/client/recoveries/{recoveryAttemptId}/registration`: exchanges the recovery token, once the person's
@@ -63,7 +68,9 @@ extension RecoveryFlow {
             }) != nil
         else {
             // Another exchange won, or the attempt was cancelled or expired meanwhile.
-            try refuseUnexchangeable(try await authorization.recoveryAttempt(id: attemptID, token: request.recoveryToken))
+            try refuseUnexchangeable(
+                try await authorization.recoveryAttempt(id: attemptID, token: request.recoveryToken)
+            )
             throw APIError.recoveryTokenInvalid
         }
         let options = try await registration.options(for: flow).publicKey

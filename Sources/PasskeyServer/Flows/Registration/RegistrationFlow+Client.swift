@@ -11,7 +11,9 @@ extension RegistrationFlow {
         for flow: FlowRecord
     ) async throws(APIError) -> PublicKeyOptionsResponse<PublicKeyCredentialCreationOptionsJSON> {
         let state = try decodePayload(RegistrationState.self, from: flow)
-        if state.identityVerification == true { _ = try await identityVerification.approvedWorkflowRun(flowID: flow.id) }
+        if state.identityVerification == true {
+            _ = try await identityVerification.approvedWorkflowRun(flowID: flow.id)
+        }
         guard let userID = flow.userID, let user = try await storage({ try await store.user(id: userID) }) else {
             throw APIError.registrationAttemptExpired
         }
@@ -59,7 +61,9 @@ extension RegistrationFlow {
             try CredentialName(name)
         }
         guard let userID = flow.userID else { throw APIError.registrationAttemptExpired }
-        let run = state.identityVerification == true ? try await identityVerification.approvedWorkflowRun(flowID: flow.id) : nil
+        let run =
+            state.identityVerification == true
+            ? try await identityVerification.approvedWorkflowRun(flowID: flow.id) : nil
         // The challenge is used once (§13.4.3): consumed before the response is verified against it.
         let challenge = try await consumeChallenge(
             flow,

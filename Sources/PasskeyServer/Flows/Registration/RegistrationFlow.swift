@@ -66,7 +66,12 @@ extension RegistrationFlow {
         // The run first: when the provider cannot create it, no attempt is left that could never go on.
         let run =
             verifyIdentity
-            ? try await identityVerification.startWorkflowRun(purpose: .enrollment, userID: user.id, flowID: flowID, by: caller) : nil
+            ? try await identityVerification.startWorkflowRun(
+                purpose: .enrollment,
+                userID: user.id,
+                flowID: flowID,
+                by: caller
+            ) : nil
         let flow = FlowRecord(
             id: flowID,
             kind: .registration,

@@ -30,7 +30,13 @@ struct ClientAuthorization: ServiceFlow {
 
     /// The handoff the phone drives with the client token its claim returned.
     func handoffForPhone(id: String, token: String?) async throws(APIError) -> CrossPlatformSessionRecord {
-        guard let session = try await record(id, token, .unauthenticated, { try await store.crossPlatformSession(id: id) }),
+        guard
+            let session = try await record(
+                id,
+                token,
+                .unauthenticated,
+                { try await store.crossPlatformSession(id: id) }
+            ),
             Self.holds(token, for: session.clientTokenHash)
         else { throw APIError.unauthenticated }
         return session
@@ -38,7 +44,13 @@ struct ClientAuthorization: ServiceFlow {
 
     /// The handoff the first device follows (status, events, cancel) with its poll token.
     func handoffForFirstDevice(id: String, token: String?) async throws(APIError) -> CrossPlatformSessionRecord {
-        guard let session = try await record(id, token, .unauthenticated, { try await store.crossPlatformSession(id: id) }),
+        guard
+            let session = try await record(
+                id,
+                token,
+                .unauthenticated,
+                { try await store.crossPlatformSession(id: id) }
+            ),
             Self.holds(token, for: session.pollTokenHash)
         else { throw APIError.unauthenticated }
         return session
@@ -46,7 +58,13 @@ struct ClientAuthorization: ServiceFlow {
 
     /// The recovery attempt whose recovery token this is (`RECOVERY_TOKEN_INVALID` otherwise), in any state.
     func recoveryAttempt(id: String, token: String?) async throws(APIError) -> RecoveryAttemptRecord {
-        guard let attempt = try await record(id, token, .recoveryTokenInvalid, { try await store.recoveryAttempt(id: id) }),
+        guard
+            let attempt = try await record(
+                id,
+                token,
+                .recoveryTokenInvalid,
+                { try await store.recoveryAttempt(id: id) }
+            ),
             Self.holds(token, for: attempt.tokenHash)
         else { throw APIError.recoveryTokenInvalid }
         return attempt

@@ -89,7 +89,14 @@ extension SignInFlow {
         )
         do throws(APIError) {
             let found = try await allowedCredential(request.credential.rawId.bytes, flow: flow, state: state)
-            let verified = try await verifyAssertion(request.credential, challenge: challenge, of: found, flow, state, caller)
+            let verified = try await verifyAssertion(
+                request.credential,
+                challenge: challenge,
+                of: found,
+                flow,
+                state,
+                caller
+            )
             let time = now()
             let result = AuthenticationResult(
                 userId: found.owner.id,
@@ -171,7 +178,10 @@ extension SignInFlow {
         do {
             key = try COSEKey(cborRepresentation: stored.publicKey)
         } catch {
-            logger.error("stored public key cannot be decoded", metadata: ["credential": "\(Base64URL.encode(stored.id))"])
+            logger.error(
+                "stored public key cannot be decoded",
+                metadata: ["credential": "\(Base64URL.encode(stored.id))"]
+            )
             throw APIError.unexpected
         }
         let ceremony = AuthenticationCeremony(

@@ -58,6 +58,11 @@ extension SignInFlow {
         guard state.mode == .stepUp, state.identityVerification == true, let userID = flow.userID else {
             throw APIError.invalidRequest("This sign-in session does not ask for identity verification.")
         }
-        return try await identityVerification.startWorkflowRun(purpose: .stepUp, userID: userID, flowID: flow.id, by: caller)
+        return try await identityVerification.startWorkflowRun(
+            purpose: .stepUp,
+            userID: userID,
+            flowID: flow.id,
+            by: caller
+        )
     }
 }

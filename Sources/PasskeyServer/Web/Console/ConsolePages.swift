@@ -40,7 +40,12 @@ extension WebPages {
                 }
                 await service.webSessions.releaseAttempt(limit)
                 try await signIn(&call, userID: nil, operatorName: name)
-                await service.webSessions.audit(.consoleSignedIn, by: call.caller("operator:\(name)"), userID: nil, subject: nil)
+                await service.webSessions.audit(
+                    .consoleSignedIn,
+                    by: call.caller("operator:\(name)"),
+                    userID: nil,
+                    subject: nil
+                )
                 return Self.redirect("/console")
             }
         }
@@ -65,7 +70,12 @@ extension WebPages {
                 await service.webSessions.releaseAttempt(consoleSignInLimit(call))
                 let name = "user:\(result.userId)"
                 try await signIn(&call, userID: result.userId, operatorName: name, credentialID: result.credentialId)
-                await service.webSessions.audit(.consoleSignedIn, by: call.caller("operator:\(name)"), userID: nil, subject: nil)
+                await service.webSessions.audit(
+                    .consoleSignedIn,
+                    by: call.caller("operator:\(name)"),
+                    userID: nil,
+                    subject: nil
+                )
                 return JSONBody.response(Redirect(redirect: "/console"))
             }
         }
@@ -84,8 +94,13 @@ extension WebPages {
         router.post("/console/credentials/{credentialId}/revoke") { request, context in
             try await page(request, context) { call throws(APIError) in
                 let name = try call.operatorName()
-                let credential = try await service.accounts.credential(id: call.context.parameters.get("credentialId") ?? "")
-                try await service.accounts.revokeCredential(id: credential.credentialId, by: call.caller("operator:\(name)"))
+                let credential = try await service.accounts.credential(
+                    id: call.context.parameters.get("credentialId") ?? ""
+                )
+                try await service.accounts.revokeCredential(
+                    id: credential.credentialId,
+                    by: call.caller("operator:\(name)")
+                )
                 return Self.redirect("/console/users/\(credential.userId)?done=revoked")
             }
         }
@@ -176,7 +191,11 @@ extension WebPages {
             ]
         }
         let from = max(0, call.query("sessionsFrom").flatMap(Int.init) ?? 0)
-        let page = try await service.webSessions.webSessions(userID: userID, offset: from, limit: Self.sessionsPerPage + 1)
+        let page = try await service.webSessions.webSessions(
+            userID: userID,
+            offset: from,
+            limit: Self.sessionsPerPage + 1
+        )
         let sessions: [[String: Any]] = page.prefix(Self.sessionsPerPage).map {
             [:] + [
                 "sessionId": $0.id, "kind": $0.kind == .console ? "Operator console" : "Account pages",

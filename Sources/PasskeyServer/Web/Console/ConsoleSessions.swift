@@ -10,7 +10,11 @@ extension WebPages {
             try await page(request, context) { call throws(APIError) in
                 _ = try call.operatorName()
                 let from = max(0, call.query("from").flatMap(Int.init) ?? 0)
-                let page = try await service.webSessions.webSessions(userID: nil, offset: from, limit: Self.sessionsPerPage + 1)
+                let page = try await service.webSessions.webSessions(
+                    userID: nil,
+                    offset: from,
+                    limit: Self.sessionsPerPage + 1
+                )
                 let sessions: [[String: Any]] = page.prefix(Self.sessionsPerPage).map {
                     [:] + [
                         "sessionId": $0.id, "operator": $0.operatorName, "created": Self.readable($0.createdAt),

@@ -27,9 +27,9 @@ extension APIError.Code {
     public static let handoffCancelled = Self(rawValue: "HANDOFF_CANCELLED")
 }
 
-/// The codes of cross-device approval (DESIGN §3 flow 4): a session handed off to the phone that holds the passkey.
+/// The codes of the handoff (DESIGN §3 flow 4, cross-device approval): a session handed off to the phone that holds the passkey.
 extension APIError {
-    static let crossDevice: [Code] = [
+    static let handoff: [Code] = [
         .handoffAlreadyCreated, .handoffTooLate, .handoffTokenInvalid, .handoffAlreadyClaimed, .handoffExpired,
         .handoffCodeMismatch, .handoffNotConfirmed, .handoffRejected, .handoffAlreadyApproved, .handoffNotAvailable,
         .handoffCancelled,
