@@ -15,7 +15,7 @@ struct OperatorDemoTests {
         arguments: RealStore.available
     )
     func operatorAccountsRestricted(_ store: RealStore) async throws {
-        let operatorID = WebPages.userID(forName: "olga")
+        let operatorID = DemoAccount.userID(forName: "olga")
         let configure: @Sendable (inout ServerConfiguration) -> Void = { $0.web.operators = [operatorID] }
         try await store.withLiveServer(configure: configure) { _, api in
             let web = WebClient(api)

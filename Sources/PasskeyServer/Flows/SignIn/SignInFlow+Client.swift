@@ -278,7 +278,7 @@ extension SignInFlow {
         by caller: Caller
     ) async throws(APIError) {
         guard let found = try await storage({ try await store.credentialWithOwner(id: credentialID) }),
-            !WebPages.isDemoUser(found.owner)
+            !found.owner.isDemoAccount
         else { return }
         var refused = state
         refused.refusal = APIError.demoAccountsOnly.code.rawValue

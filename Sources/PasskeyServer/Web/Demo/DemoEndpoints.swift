@@ -54,11 +54,11 @@ extension WebPages {
                 let name = try Self.userName(body.userName)
                 // User names are unique per relying party: a name the backend API (or the CLI) gave is taken.
                 if let holder = try await service.accounts.user(name: name),
-                    !Self.isDemoUser(holder)
+                    !holder.isDemoAccount
                 {
                     throw APIError.userNameTaken
                 }
-                let userID = Self.userID(forName: name)
+                let userID = DemoAccount.userID(forName: name)
                 if try await service.accounts.credentialRecords(userID: userID)
                     .contains(where: { $0.isLive(at: call.now) })
                 {
@@ -93,7 +93,7 @@ extension WebPages {
                 let flowID = call.session.pendingFlowID ?? ""
                 let result = try await redeemPendingSignIn(&call, as: Self.demoActor)
                 guard let user = try await service.accounts.user(id: result.userId),
-                    Self.isDemoUser(user)
+                    user.isDemoAccount
                 else { throw APIError.demoAccountsOnly }
                 // A phone's approval can be relayed by whoever shows its QR code: never for an operator's account.
                 if isOperator(user.id),
@@ -214,13 +214,4 @@ extension WebPages {
         }
     }
 
-    /// Whether the demo made this user (its id is the one the demo derives from its name): the demo signs in no
-    /// user of the integrator's, even one whose passkey answers a sign-in without a user name.
-    static func isDemoUser(_ user: UserRecord) -> Bool { user.id == userID(forName: user.name) }
-
-    /// The demo's user id for a user name: derived, so the demo needs no table of its own, and free of the name
-    /// itself (user ids appear in logs and the audit log).
-    static func userID(forName name: String) -> String {
-        "demo-" + Base64URL.encode(Array(SHA256.hash(data: Array("swift-passkeys demo user:\(name)".utf8))).prefix(18))
-    }
 }

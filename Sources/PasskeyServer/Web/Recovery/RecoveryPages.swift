@@ -53,7 +53,7 @@ extension WebPages {
                 // Signed in with the new passkey, as the demo signs in its accounts (never an operator's).
                 var signedIn = false
                 if let user = try await service.accounts.user(id: userID),
-                    Self.isDemoUser(user), !isOperator(user.id)
+                    user.isDemoAccount, !isOperator(user.id)
                 {
                     try await signIn(&call, userID: user.id, credentialID: finalized.credential.credentialId)
                     signedIn = true
