@@ -336,7 +336,7 @@ struct MigrationTests {
             }
             try await withStore(at: path) { store in
                 #expect(store.migrationsApplied.isEmpty)
-                #expect(try await store.user(handle: user.handle) == user)
+                #expect(try await store.user(id: user.id) == user)
                 #expect(try await store.credential(id: credential.id) == credential)
                 #expect(try await store.credentials(userID: user.id) == [credential])
                 let storedFlow = try #require(try await store.flow(id: flow.id))

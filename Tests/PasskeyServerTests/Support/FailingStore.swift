@@ -48,11 +48,6 @@ final class FailingStore: PasskeyStore {
         return await base.user(id: id)
     }
 
-    func user(handle: [UInt8]) async throws(StoreError) -> UserRecord? {
-        try check()
-        return await base.user(handle: handle)
-    }
-
     func deleteUser(id: String) async throws(StoreError) -> Bool {
         try check()
         return await base.deleteUser(id: id)
