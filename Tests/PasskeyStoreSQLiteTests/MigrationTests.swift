@@ -362,7 +362,10 @@ struct MigrationTests {
                 #"SELECT "odd;name" FROM a"#,
             ]
         )
-        #expect(Migrations.all.allSatisfy { !$0.statements.isEmpty })
+        // Every migration changes something, but the alignment with PostgreSQL's numbers (see `SchemaChanges`).
+        #expect(
+            Migrations.all.allSatisfy { !$0.statements.isEmpty || $0.version == Migrations.versionAlignment.version }
+        )
         // Ascending and unique; a version may be missing (reserved for a migration not here yet).
         let versions = Migrations.all.map(\.version)
         #expect(versions.first == 1 && zip(versions, versions.dropFirst()).allSatisfy { $0 < $1 })
