@@ -8,7 +8,7 @@
 /// in one file (`SQLitePasskeyStore+Credentials.swift` is `extension SQLitePasskeyStore: CredentialStore`), and
 /// `PasskeyTesting.StoreConformance` has a suite of checks per role.
 ///
-/// What holds across the roles is written here, once, and checked once (`StoreConformance.userReset`):
+/// What holds across the roles is written here, once:
 ///
 /// Every method is atomic. The ones that consume or advance something — a challenge, a result token, a credential
 /// slot, a credential's signature counter, an identity-verification run's decision — are compare-and-set
@@ -26,7 +26,8 @@
 /// `.cancelled` (deleting the user deletes all of these instead). A credential is never inserted for an `.aborted`
 /// flow, so a registration opened before the reset either completed before it — and the reset treats its credential
 /// as it treats the user's others — or is refused, even when it races the reset on another server. Each adapter
-/// writes this once, in one helper every reset calls (its `+UserReset.swift`).
+/// writes this once, in one helper every reset calls (its `+UserReset.swift`), and `StoreConformance` checks it once,
+/// in its suite `PasskeyStore (a user's reset)`.
 ///
 /// Adapters: ``MemoryPasskeyStore`` (tests), `SQLitePasskeyStore` (the embedded default) and
 /// `PostgresPasskeyStore` (scale-out). `PasskeyTesting.StoreConformance` checks any adapter.
