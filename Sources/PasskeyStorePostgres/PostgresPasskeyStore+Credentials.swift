@@ -50,27 +50,6 @@ extension PostgresPasskeyStore: CredentialStore {
         }
     }
 
-    public func recordCredentialUse(
-        id: [UInt8],
-        expectedSignCount: UInt32,
-        signCount: UInt32,
-        backupState: Bool,
-        at time: Date
-    ) async throws(StoreError) -> CredentialRecordRow? {
-        // One conditional UPDATE: a racing use or revocation that locked the row first makes this one check its
-        // conditions again against what that one committed, and match nothing.
-        try await rows(
-            """
-            UPDATE credentials
-            SET sign_count = \(Int64(signCount)), backup_state = \(backupState), last_used_at = \(time)
-            WHERE id = \(id.bytea) AND status = 'active' AND sign_count = \(Int64(expectedSignCount))
-            RETURNING \(unescaped: Columns.list(Columns.credential))
-            """,
-            doing: "record the credential's use"
-        )
-        .first.map { row throws(StoreError) in try CredentialRecordRow(row) }
-    }
-
     public func revokeCredential(id: [UInt8], at time: Date) async throws(StoreError) -> CredentialRecordRow? {
         // The user's lock first, as every insert of a credential takes it; then the revocation and, when it revoked,
         // the end of the user's flows in flight.

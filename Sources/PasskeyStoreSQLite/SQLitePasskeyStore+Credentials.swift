@@ -42,30 +42,6 @@ extension SQLitePasskeyStore: CredentialStore {
         }
     }
 
-    public func recordCredentialUse(
-        id: [UInt8],
-        expectedSignCount: UInt32,
-        signCount: UInt32,
-        backupState: Bool,
-        at time: Date
-    ) async throws(StoreError) -> CredentialRecordRow? {
-        // One conditional UPDATE, which takes the write lock before it reads the row: of racing uses with the same
-        // expected counter, and of a use racing a revocation, the first to write wins and the others match no row.
-        try await connection.session { db in
-            try db.rows(
-                """
-                UPDATE credentials SET sign_count = ?, backup_state = ?, last_used_at = ?
-                WHERE id = ? AND status = 'active' AND sign_count = ?
-                RETURNING \(CredentialRows.columns)
-                """,
-                [
-                    Bind.integer(Int64(signCount)), Bind.bool(backupState), Bind.date(time), Bind.bytes(id),
-                    Bind.integer(Int64(expectedSignCount)),
-                ]
-            ).first.map(CredentialRows.decode)
-        }
-    }
-
     public func revokeCredential(id: [UInt8], at time: Date) async throws(StoreError) -> CredentialRecordRow? {
         // One conditional UPDATE: of two racing revocations, one returns the row, and ends the user's flows.
         try await connection.session { db in

@@ -66,21 +66,18 @@ extension MemoryPasskeyStore: CeremonyStore {
         at time: Date
     ) -> AuthenticationRecording {
         // The actor runs this to its end without a suspension: both writes happen together, or neither.
-        guard let current = credential(id: use.credentialID), current.status == .active,
-            current.signCount == use.expectedSignCount
-        else { return .credentialNotRecorded(current: credential(id: use.credentialID)) }
-        guard let flow = flow(id: flowID), expectedStatuses.contains(flow.status), flow.expiresAt > time else {
+        guard var used = credentialsByID[use.credentialID], used.status == .active,
+            used.signCount == use.expectedSignCount
+        else { return .credentialNotRecorded(current: credentialsByID[use.credentialID]) }
+        guard let flow = flows[flowID], expectedStatuses.contains(flow.status), flow.expiresAt > time else {
             return .flowNotUpdated
         }
-        guard
-            let credential = recordCredentialUse(
-                id: use.credentialID,
-                expectedSignCount: use.expectedSignCount,
-                signCount: use.signCount,
-                backupState: use.backupState,
-                at: time
-            ), let updated = updateFlow(id: flowID, expectedStatuses: expectedStatuses, at: time, update: flowUpdate)
-        else { return .flowNotUpdated }
-        return .recorded(credential: credential, flow: updated)
+        used.signCount = use.signCount
+        used.backupState = use.backupState
+        used.lastUsedAt = time
+        credentialsByID[used.id] = used
+        let updated = flowUpdate.applied(to: flow, at: time)
+        flows[flowID] = updated
+        return .recorded(credential: used, flow: updated)
     }
 }

@@ -25,23 +25,6 @@ extension MemoryPasskeyStore: CredentialStore {
         return credential
     }
 
-    public func recordCredentialUse(
-        id: [UInt8],
-        expectedSignCount: UInt32,
-        signCount: UInt32,
-        backupState: Bool,
-        at time: Date
-    ) -> CredentialRecordRow? {
-        guard var credential = credentialsByID[id], credential.status == .active,
-            credential.signCount == expectedSignCount
-        else { return nil }
-        credential.signCount = signCount
-        credential.backupState = backupState
-        credential.lastUsedAt = time
-        credentialsByID[id] = credential
-        return credential
-    }
-
     public func revokeCredential(id: [UInt8], at time: Date) -> CredentialRecordRow? {
         guard var credential = credentialsByID[id], credential.status != .revoked else { return nil }
         credential.status = .revoked

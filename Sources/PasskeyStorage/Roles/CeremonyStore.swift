@@ -40,10 +40,19 @@ public protocol CeremonyStore: Sendable {
         flowUpdate: FlowUpdate,
         at time: Date
     ) async throws(StoreError) -> CredentialRecordRow?
-    /// Records a verified sign-in in one transaction: the credential's use, a compare-and-set exactly as
-    /// ``CredentialStore/recordCredentialUse(id:expectedSignCount:signCount:backupState:at:)``, and the flow's update,
-    /// exactly as ``FlowStore/updateFlow(id:expectedStatuses:at:update:)``. Both are written or neither; the use is
-    /// tried first, so `.credentialNotRecorded` wins when neither holds. Of racing calls, the guarantees of both hold.
+    /// Records a verified sign-in in one transaction: the credential's use and the flow's update. Both are written or
+    /// neither.
+    ///
+    /// The use is a compare-and-set: the new counter, backup state and time of use are written only while the
+    /// credential is still active and its stored counter is still `use.expectedSignCount` (the one the verification
+    /// read); otherwise the answer is `.credentialNotRecorded` with the credential as it stands (nil when there is
+    /// none) — it was revoked, deleted or is not active, or another assertion was recorded first. The flow's update is
+    /// applied as ``FlowStore/updateFlow(id:expectedStatuses:at:update:)`` applies it; when that does not hold the
+    /// answer is `.flowNotUpdated`. The use is tried first, so `.credentialNotRecorded` wins when neither holds.
+    ///
+    /// Of racing calls with the same expected counter, on one server or on several sharing a database, at most one
+    /// succeeds, and the counter stored is the one it wrote. A sign-in racing a revocation (or a recovery's
+    /// finalize) either happens before it, and the revocation follows, or is not recorded.
     func recordAuthentication(
         _ use: CredentialUse,
         flowID: String,

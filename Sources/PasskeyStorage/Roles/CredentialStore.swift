@@ -15,21 +15,6 @@ public protocol CredentialStore: Sendable {
         nameKey: String,
         at time: Date
     ) async throws(StoreError) -> CredentialRecordRow?
-    /// Records a successful assertion as a compare-and-set: the new counter, backup state and time of use are written
-    /// only while the credential is still active and its stored counter is still `expectedSignCount` (the one the
-    /// verification read). Returns the updated record, or nil when that no longer held: the credential was revoked,
-    /// deleted or is not active, or another assertion was recorded first.
-    ///
-    /// Of racing calls with the same `expectedSignCount`, on one server or on several sharing a database, at most
-    /// one succeeds, and the counter stored is the one it wrote. A use racing a revocation either happens before it
-    /// (and the revocation follows) or returns nil.
-    func recordCredentialUse(
-        id: [UInt8],
-        expectedSignCount: UInt32,
-        signCount: UInt32,
-        backupState: Bool,
-        at time: Date
-    ) async throws(StoreError) -> CredentialRecordRow?
     /// Marks a credential revoked and, in the same transaction, ends the in-flight flows of its user: a revocation is
     /// a reset of the user (see ``PasskeyStore``). Returns the revoked record, or nil when it was not live (and
     /// nothing changed).

@@ -28,7 +28,7 @@ public protocol RecoveryStore: Sendable {
     /// Returns what it did, or nil when a precondition did not hold (and nothing changed).
     ///
     /// Of a finalize racing a cancel, exactly one succeeds. A credential use racing the revocation either happens
-    /// before it, or is refused (see ``CredentialStore/recordCredentialUse(id:expectedSignCount:signCount:backupState:at:)``).
+    /// before it, or is refused (see ``CeremonyStore/recordAuthentication(_:flowID:expectedStatuses:flowUpdate:at:)``).
     func finalizeRecovery(
         attemptID: String,
         revoking: RecoveryRevocation,

@@ -213,7 +213,7 @@ extension StoreConformance {
                     at: Fixture.now
                 )
             }
-            let recorded = try await store.recordCredentialUse(
+            let recorded = try await store.recordSignIn(
                 id: a.id,
                 expectedSignCount: 0,
                 signCount: 7,

@@ -11,12 +11,12 @@ public enum StoreConformance {
     /// One suite a role, in the order of ``PasskeyStore``'s roles, then the invariants across them.
     public static let suites: [StoreConformanceSuite] = [
         StoreConformanceSuite("UserStore", checks: users + userListing + userNames),
-        StoreConformanceSuite("CredentialStore", checks: credentials + credentialUse + combinedReads),
+        StoreConformanceSuite("CredentialStore", checks: credentials + combinedReads),
         StoreConformanceSuite("FlowStore", checks: flows + flowConcurrency),
         StoreConformanceSuite(
             "CeremonyStore",
             checks: credentialInsertion + reservations + registrationConcurrency + firstCredential
-                + authenticationRecording
+                + authenticationRecording + credentialUse
         ),
         StoreConformanceSuite("AuditStore", checks: audit),
         StoreConformanceSuite("LimitStore", checks: limits + limitRelease),

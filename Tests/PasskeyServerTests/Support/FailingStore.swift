@@ -78,23 +78,6 @@ final class FailingStore: PasskeyStore {
         return try await base.renameCredential(id: id, name: name, nameKey: nameKey, at: time)
     }
 
-    func recordCredentialUse(
-        id: [UInt8],
-        expectedSignCount: UInt32,
-        signCount: UInt32,
-        backupState: Bool,
-        at time: Date
-    ) async throws(StoreError) -> CredentialRecordRow? {
-        try check()
-        return await base.recordCredentialUse(
-            id: id,
-            expectedSignCount: expectedSignCount,
-            signCount: signCount,
-            backupState: backupState,
-            at: time
-        )
-    }
-
     func revokeCredential(id: [UInt8], at time: Date) async throws(StoreError) -> CredentialRecordRow? {
         try check()
         return await base.revokeCredential(id: id, at: time)
