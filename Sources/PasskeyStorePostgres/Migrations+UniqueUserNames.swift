@@ -1,3 +1,5 @@
+import PasskeyStorage
+
 extension Migrations {
     /// User names become unique per relying party. Rows written before may share a name (a user created by the
     /// backend API and another by the demo page): the oldest user of each name (by creation time, then id) keeps it,
@@ -5,7 +7,7 @@ extension Migrations {
     /// the rename is visible in the console and the users API.
     static let uniqueUserNames = Migration(
         version: 9,
-        description: "unique user names",
+        name: "unique user names",
         statements: [
             """
             UPDATE users SET name = users.name || '#' || users.id

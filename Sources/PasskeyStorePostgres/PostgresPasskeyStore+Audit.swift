@@ -3,7 +3,7 @@ public import PasskeyStorage
 import PostgresNIO
 import Synchronization
 
-extension PostgresPasskeyStore {
+extension PostgresPasskeyStore: AuditStore {
     @discardableResult
     public func appendAuditEvent(_ event: AuditEvent) async throws(StoreError) -> AuditEvent {
         do {

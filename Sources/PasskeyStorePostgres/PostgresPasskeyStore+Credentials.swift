@@ -2,7 +2,7 @@ public import Foundation
 public import PasskeyStorage
 import PostgresNIO
 
-extension PostgresPasskeyStore {
+extension PostgresPasskeyStore: CredentialStore {
     public func credential(id: [UInt8]) async throws(StoreError) -> CredentialRecordRow? {
         try await rows(ReadCredential(id: id), doing: "read the credential").first.map { row throws(StoreError) in
             try CredentialRecordRow(row)
@@ -50,27 +50,6 @@ extension PostgresPasskeyStore {
         }
     }
 
-    public func recordCredentialUse(
-        id: [UInt8],
-        expectedSignCount: UInt32,
-        signCount: UInt32,
-        backupState: Bool,
-        at time: Date
-    ) async throws(StoreError) -> CredentialRecordRow? {
-        // One conditional UPDATE: a racing use or revocation that locked the row first makes this one check its
-        // conditions again against what that one committed, and match nothing.
-        try await rows(
-            """
-            UPDATE credentials
-            SET sign_count = \(Int64(signCount)), backup_state = \(backupState), last_used_at = \(time)
-            WHERE id = \(id.bytea) AND status = 'active' AND sign_count = \(Int64(expectedSignCount))
-            RETURNING \(unescaped: Columns.list(Columns.credential))
-            """,
-            doing: "record the credential's use"
-        )
-        .first.map { row throws(StoreError) in try CredentialRecordRow(row) }
-    }
-
     public func revokeCredential(id: [UInt8], at time: Date) async throws(StoreError) -> CredentialRecordRow? {
         // The user's lock first, as every insert of a credential takes it; then the revocation and, when it revoked,
         // the end of the user's flows in flight.
@@ -90,150 +69,30 @@ extension PostgresPasskeyStore {
         }
     }
 
-    public func insertCredential(
-        _ credential: CredentialRecordRow,
-        maximumActive: Int,
-        flowID: String,
-        flowUpdate: FlowUpdate,
-        at time: Date
-    ) async throws(StoreError) {
-        try await insert(
-            credential,
-            maximumActive: maximumActive,
-            signUp: nil,
-            flowID: flowID,
-            flowUpdate: flowUpdate,
-            at: time
-        )
-    }
-
-    public func insertFirstCredential(
-        _ credential: CredentialRecordRow,
-        displayName: String,
-        flowID: String,
-        flowUpdate: FlowUpdate,
-        at time: Date
-    ) async throws(StoreError) {
-        try await insert(
-            credential,
-            maximumActive: 1,
-            signUp: displayName,
-            flowID: flowID,
-            flowUpdate: flowUpdate,
-            at: time
-        )
-    }
-
-    /// `insertCredential`, and with `signUp` (the display name a sign-up asked for) `insertFirstCredential`.
-    private func insert(
-        _ credential: CredentialRecordRow,
-        maximumActive: Int,
-        signUp displayName: String?,
-        flowID: String,
-        flowUpdate: FlowUpdate,
-        at time: Date
-    ) async throws(StoreError) {
-        try await transaction(doing: "insert the credential") { connection in
-            // The user's row lock serialises every insert for this user, in any process: the count and the name
-            // check below hold until this transaction commits.
-            guard try await Self.lockUser(credential.userID, on: connection) else {
-                throw StoreError(.notFound, "No user \(credential.userID).")
-            }
-            if let displayName {
-                let onRecord = try await connection.rows(
-                    "SELECT 1 FROM credentials WHERE user_id = \(credential.userID) AND status <> 'reserved' LIMIT 1"
-                )
-                guard onRecord.isEmpty else {
-                    throw StoreError(.limitReached, "The user has had a passkey: the account is not claimed again.")
-                }
-                try await connection.rows(
-                    "UPDATE users SET display_name = \(displayName) WHERE id = \(credential.userID)"
-                )
-            }
-            // A reservation that expired without being settled no longer holds its id: the new credential replaces
-            // it. The DELETE takes the row's lock, so it waits for a transaction settling or replacing the same
-            // row in another process, then re-checks the row as that transaction left it; the SELECT below then
-            // sees what it committed.
-            try await connection.rows(DeleteExpiredReservation(id: credential.id, time: time))
-            let known = try await connection.rows(CredentialExists(id: credential.id))
-            var liveNameKeys: [String] = []
-            for row in try await connection.rows(LiveNameKeys(userID: credential.userID, time: time)) {
-                liveNameKeys.append(try RowReader(row, record: "credential")("name_key"))
-            }
-            try CredentialInsertion.check(
-                credential,
-                idKept: !known.isEmpty,
-                live: liveNameKeys.count,
-                liveWithNameKey: liveNameKeys.count { $0 == credential.nameKey },
-                maximumActive: maximumActive
-            )
-            // A reset of the user ends their flows under the same user lock: an ended flow stays ended here.
-            guard try await connection.rows("SELECT 1 FROM flows WHERE id = \(flowID) AND status = 'aborted'").isEmpty
-            else { throw StoreError(.flowEnded, "The flow \(flowID) was ended.") }
-            let flow = try await connection.rows(
-                UpdateFlow(id: flowID, update: flowUpdate, at: time, expectedStatuses: nil)
-            )
-            guard !flow.isEmpty else { throw StoreError(.notFound, "No flow \(flowID).") }
-            try await connection.rows(InsertCredential(credential: credential))
+    public func userWithCredentials(id: String) async throws(StoreError) -> UserCredentials? {
+        let rows = try await rows(UserWithCredentials(id: id), doing: "read the user and their credentials")
+        guard let first = rows.first else { return nil }
+        let user = try UserRecord(first, prefix: UserWithCredentials.userPrefix)
+        var credentials: [CredentialRecordRow] = []
+        for row in rows {
+            // A user without credentials is one row whose credential columns are null.
+            guard try RowReader(row, record: "credential").optionalBytes("id") != nil else { continue }
+            credentials.append(try CredentialRecordRow(row))
         }
+        return UserCredentials(user: user, credentials: credentials)
     }
 
-    public func settleReservation(
-        flowID: String,
-        finalize: Bool,
-        flowUpdate: FlowUpdate,
-        at time: Date
-    ) async throws(StoreError) -> CredentialRecordRow? {
-        try await transaction(doing: finalize ? "finalize the reservation" : "release the reservation") {
-            connection throws -> CredentialRecordRow? in
-            let reservedOf = "flow_id = $1 AND status = 'reserved' AND reserved_until > $2"
-            let candidates = try await connection.rows(
-                PostgresQuery(
-                    unsafeSQL: "SELECT user_id FROM credentials WHERE \(reservedOf) LIMIT 1",
-                    binds: Self.binds(flowID, time)
-                )
-            )
-            guard let candidate = candidates.first else { return nil }
-            let userID: String = try RowReader(candidate, record: "credential")("user_id")
-            // Locks in the order every operation takes them: the user, then the credential, then the flow.
-            guard try await Self.lockUser(userID, on: connection) else { return nil }
-            let reserved = try await connection.rows(
-                PostgresQuery(
-                    unsafeSQL: """
-                        SELECT \(Columns.list(Columns.credential)) FROM credentials
-                        WHERE \(reservedOf) AND user_id = $3 ORDER BY created_at LIMIT 1 FOR UPDATE
-                        """,
-                    binds: Self.binds(flowID, time, userID)
-                )
-            )
-            guard let row = reserved.first else { return nil }
-            var credential = try CredentialRecordRow(row)
-            guard try await !connection.rows("SELECT 1 FROM flows WHERE id = \(flowID) FOR UPDATE").isEmpty else {
-                return nil
-            }
-            if finalize {
-                try await connection.rows(
-                    "UPDATE credentials SET status = 'active', reserved_until = NULL WHERE id = \(credential.id.bytea)"
-                )
-                credential.status = .active
-                credential.reservedUntil = nil
-            } else {
-                try await connection.rows("DELETE FROM credentials WHERE id = \(credential.id.bytea)")
-            }
-            try await connection.rows(UpdateFlow(id: flowID, update: flowUpdate, at: time, expectedStatuses: nil))
-            return credential
-        }
+    public func credentialWithOwner(id: [UInt8]) async throws(StoreError) -> CredentialOwner? {
+        guard
+            let row = try await rows(CredentialWithOwner(id: id), doing: "read the credential and its owner").first
+        else { return nil }
+        return CredentialOwner(
+            credential: try CredentialRecordRow(row),
+            owner: try UserRecord(row, prefix: CredentialWithOwner.ownerPrefix)
+        )
     }
 
     // MARK: Helpers
-
-    static func binds(_ first: String, _ time: Date, _ third: String? = nil) -> PostgresBindings {
-        var binds = PostgresBindings()
-        binds.append(first)
-        binds.append(time)
-        if let third { binds.append(third) }
-        return binds
-    }
 
     /// Takes the user's row lock for the rest of the transaction. False when there is no such user.
     static func lockUser(_ userID: String, on connection: PostgresConnection) async throws -> Bool {
@@ -287,88 +146,39 @@ struct LockUser: StoreStatement {
     }
 }
 
-/// Deletes the credential with the id when it is a reservation that expired at `time`.
-struct DeleteExpiredReservation: StoreStatement {
+/// The user and their credentials that are not revoked, one row each, ordered as ``ListCredentials`` orders them;
+/// one row with null credential columns for a user without any, none for an unknown user.
+struct UserWithCredentials: StoreStatement {
+    /// What the user's columns are prefixed with, apart from the credentials' columns of the same names.
+    static let userPrefix = "owner_"
     static let sql = """
-        DELETE FROM credentials
-        WHERE id = $1 AND status = 'reserved' AND (reserved_until IS NULL OR reserved_until <= $2)
+        SELECT \(Columns.list(Columns.user, of: "u", as: userPrefix)), \(Columns.list(Columns.credential, of: "c"))
+        FROM users AS u LEFT JOIN credentials AS c ON c.user_id = u.id AND c.status <> 'revoked'
+        WHERE u.id = $1
+        ORDER BY c.created_at, c.id
         """
-    let id: [UInt8]
-    let time: Date
+    let id: String
 
     func makeBindings() -> PostgresBindings {
-        var binds = PostgresBindings(capacity: 2)
-        binds.append(id.bytea)
-        binds.append(time)
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(id)
         return binds
     }
 }
 
-/// One row when a credential with the id is stored.
-struct CredentialExists: StoreStatement {
-    static let sql = "SELECT 1 FROM credentials WHERE id = $1"
+/// The credential with its owner's columns beside its own; no row for an unknown credential.
+struct CredentialWithOwner: StoreStatement {
+    static let ownerPrefix = "owner_"
+    static let sql = """
+        SELECT \(Columns.list(Columns.credential, of: "c")), \(Columns.list(Columns.user, of: "u", as: ownerPrefix))
+        FROM credentials AS c JOIN users AS u ON u.id = c.user_id
+        WHERE c.id = $1
+        """
     let id: [UInt8]
 
     func makeBindings() -> PostgresBindings {
         var binds = PostgresBindings(capacity: 1)
         binds.append(id.bytea)
-        return binds
-    }
-}
-
-/// The name keys of a user's live credentials at `time`: the active ones and the reservations not expired.
-struct LiveNameKeys: StoreStatement {
-    static let sql = """
-        SELECT name_key FROM credentials
-        WHERE user_id = $1 AND (status = 'active' OR (status = 'reserved' AND reserved_until > $2))
-        """
-    let userID: String
-    let time: Date
-
-    func makeBindings() -> PostgresBindings {
-        var binds = PostgresBindings(capacity: 2)
-        binds.append(userID)
-        binds.append(time)
-        return binds
-    }
-}
-
-/// The `INSERT` of a new credential.
-struct InsertCredential: StoreStatement {
-    static let sql = """
-        INSERT INTO credentials (\(Columns.list(Columns.credential)))
-        VALUES (
-            $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-            $17::timestamptz, $18::text, $19, $20::timestamptz, $21::timestamptz, $22::text, $23
-        )
-        """
-    let credential: CredentialRecordRow
-
-    func makeBindings() -> PostgresBindings {
-        var binds = PostgresBindings(capacity: 23)
-        binds.append(credential.id.bytea)
-        binds.append(credential.userID)
-        binds.append(credential.publicKey.bytea)
-        binds.append(credential.algorithm)
-        binds.append(Int64(credential.signCount))
-        binds.append(credential.aaguid)
-        binds.append(credential.attestationFormat)
-        binds.append(credential.attestationType)
-        binds.append(credential.attestationTrusted)
-        binds.append(credential.transports)
-        binds.append(credential.backupEligible)
-        binds.append(credential.backupState)
-        binds.append(credential.userVerified)
-        binds.append(credential.name)
-        binds.append(credential.nameKey)
-        binds.append(credential.status.rawValue)
-        binds.append(credential.reservedUntil)
-        binds.append(credential.flowID)
-        binds.append(credential.createdAt)
-        binds.append(credential.lastUsedAt)
-        binds.append(credential.revokedAt)
-        binds.append(credential.workflowRunID)
-        binds.append(credential.consoleEnrolled)
         return binds
     }
 }

@@ -2,7 +2,7 @@ public import Foundation
 public import PasskeyStorage
 import PostgresNIO
 
-extension PostgresPasskeyStore {
+extension PostgresPasskeyStore: CrossPlatformSessionStore {
     public func createCrossPlatformSession(
         _ session: CrossPlatformSessionRecord,
         flowPayload: [UInt8],

@@ -2,7 +2,7 @@ public import Foundation
 public import PasskeyStorage
 import PostgresNIO
 
-extension PostgresPasskeyStore {
+extension PostgresPasskeyStore: FlowStore {
     public func createFlow(_ flow: FlowRecord) async throws(StoreError) {
         _ = try await rows(InsertFlow(flow: flow), doing: "create the flow")
     }

@@ -1,7 +1,7 @@
 public import PasskeyStorage
 import PostgresNIO
 
-extension PostgresPasskeyStore {
+extension PostgresPasskeyStore: StoreImport {
     /// Rows per INSERT statement: well under PostgreSQL's 65,535 parameters a statement.
     static let importRowsPerStatement = 500
 

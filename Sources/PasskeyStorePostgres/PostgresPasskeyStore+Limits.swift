@@ -2,7 +2,7 @@ public import Foundation
 public import PasskeyStorage
 import PostgresNIO
 
-extension PostgresPasskeyStore {
+extension PostgresPasskeyStore: LimitStore {
     public func countLimitEvent(
         keyHash: [UInt8],
         window: TimeInterval,

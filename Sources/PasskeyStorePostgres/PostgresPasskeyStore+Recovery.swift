@@ -2,7 +2,7 @@ public import Foundation
 public import PasskeyStorage
 import PostgresNIO
 
-extension PostgresPasskeyStore {
+extension PostgresPasskeyStore: RecoveryStore {
     public func createRecoveryAttempt(_ attempt: RecoveryAttemptRecord) async throws(StoreError) {
         // One INSERT: the primary key refuses a known id, the foreign key a missing user (or one deleted meanwhile).
         _ = try await rows(

@@ -1,15 +1,8 @@
-public import Foundation
-public import PasskeyStorage
+import Foundation
+import PasskeyStorage
 import PostgresNIO
 
 extension PostgresPasskeyStore {
-    public func signOutEverywhere(userID: String, at time: Date) async throws(StoreError) -> Int {
-        try await transaction(doing: "sign the user out everywhere") { connection in
-            guard try await Self.endFlowsInFlight(ofUser: userID, at: time, on: connection) else { return 0 }
-            return try await connection.rows("DELETE FROM web_sessions WHERE user_id = \(userID) RETURNING id").count
-        }
-    }
-
     /// Ends every flow of the user that is in flight, inside the caller's transaction, as a reset of the user does
     /// (see `PasskeyStore`): their handoffs are rejected; their flows in flight, their unredeemed sign-ins and their
     /// registrations holding a reservation are aborted, their challenges cleared; the reservations are released; and

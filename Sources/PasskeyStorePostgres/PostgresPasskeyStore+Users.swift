@@ -2,7 +2,7 @@ import Foundation
 public import PasskeyStorage
 import PostgresNIO
 
-extension PostgresPasskeyStore {
+extension PostgresPasskeyStore: UserStore {
     public func createUserIfAbsent(_ user: UserRecord) async throws(StoreError) -> UserRecord {
         // Inserting and, when the id is taken, reading the existing record: a user deleted in between makes the
         // read come back empty, and the insert is tried again.
@@ -23,9 +23,9 @@ extension PostgresPasskeyStore {
         }
     }
 
-    public func user(handle: [UInt8]) async throws(StoreError) -> UserRecord? {
+    public func user(name: String) async throws(StoreError) -> UserRecord? {
         try await rows(
-            "SELECT \(unescaped: Columns.list(Columns.user)) FROM users WHERE handle = \(handle.bytea)",
+            "SELECT \(unescaped: Columns.list(Columns.user)) FROM users WHERE name = \(name)",
             doing: "read the user"
         )
         .first.map { row throws(StoreError) in try UserRecord(row) }

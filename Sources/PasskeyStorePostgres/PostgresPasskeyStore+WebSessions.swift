@@ -2,7 +2,7 @@ public import Foundation
 public import PasskeyStorage
 import PostgresNIO
 
-extension PostgresPasskeyStore {
+extension PostgresPasskeyStore: WebSessionStore {
     public func createWebSession(_ session: WebSessionRecord, maximumPerUser: Int) async throws(StoreError) {
         guard let userID = session.userID else {
             _ = try await rows(Self.insert(session), doing: "create the web session")
@@ -110,6 +110,13 @@ extension PostgresPasskeyStore {
             """,
             doing: "end the user's web sessions"
         ).count
+    }
+
+    public func signOutEverywhere(userID: String, at time: Date) async throws(StoreError) -> Int {
+        try await transaction(doing: "sign the user out everywhere") { connection in
+            guard try await Self.endFlowsInFlight(ofUser: userID, at: time, on: connection) else { return 0 }
+            return try await connection.rows("DELETE FROM web_sessions WHERE user_id = \(userID) RETURNING id").count
+        }
     }
 }
 

@@ -2,7 +2,7 @@ public import Foundation
 public import PasskeyStorage
 import PostgresNIO
 
-extension PostgresPasskeyStore {
+extension PostgresPasskeyStore: WorkflowRunStore {
     public func createWorkflowRun(_ run: WorkflowRunRecord) async throws(StoreError) {
         // One INSERT: the primary key refuses a known id, the unique flow_id a second run of the flow, and the
         // foreign key a missing user (or one deleted meanwhile).

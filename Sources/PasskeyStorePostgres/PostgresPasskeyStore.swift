@@ -33,7 +33,7 @@ import PostgresNIO
 /// When the database becomes unreachable later, operations wait for a connection at most
 /// ``Configuration/connectionWaitTimeout`` (10 seconds unless configured) and fail with `.unavailable`; the pool
 /// keeps reconnecting in the background and the store recovers by itself once the server is back.
-public final class PostgresPasskeyStore: PasskeyStore {
+public final class PostgresPasskeyStore: PasskeyStore, Sendable {
     /// The schema version this code creates and understands. A database at a newer version is refused.
     public static var schemaVersion: Int { Migrations.latestVersion }
     /// Every schema version this code applies, in order.

@@ -1,3 +1,5 @@
+import PasskeyStorage
+
 extension Migrations {
     /// Console passkeys: a credential opens the operator console only when it was enrolled for it there
     /// (`console_enrolled`); every credential stored before is not, so an operator enrols theirs again through the

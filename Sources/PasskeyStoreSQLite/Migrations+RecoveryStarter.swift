@@ -1,3 +1,5 @@
+import PasskeyStorage
+
 extension Migrations {
     /// A recovery attempt records who started it — the backend or an operator in the console — because only the
     /// console's attempts may be finalized from the recovery page. Attempts written before were all started through

@@ -1,15 +1,19 @@
-/// One numbered change to the schema: a SQL script applied in its own transaction, recorded in
-/// `schema_migrations`. Migrations are never edited once released: a change is a new migration.
-struct Migration: Sendable {
-    let version: Int
-    let name: String
-    let script: String
+import PasskeyStorage
 
-    /// The script's statements, split at the semicolons that end them (outside quotes and comments).
-    var statements: [String] { SQLScript.statements(in: script) }
+/// A migration of this adapter: the shared shape, its statements written as one script.
+typealias Migration = SchemaMigration
+
+extension SchemaMigration {
+    /// A migration whose statements are `script` split at the semicolons that end them (outside quotes and
+    /// comments).
+    init(version: Int, name: String, script: String) {
+        self.init(version: version, name: name, statements: SQLScript.statements(in: script))
+    }
 }
 
-/// The schema, in order. The last version is ``SQLitePasskeyStore/schemaVersion``.
+/// The schema, in order. The last version is ``SQLitePasskeyStore/schemaVersion``. A new migration takes the next
+/// version in both SQL adapters, from the catalogue `SchemaChanges` (read it first), in a file of its own
+/// (`Migrations+Change.swift`, named as PostgreSQL's), and never changes once released.
 ///
 /// Dates are REAL seconds since 1970 (whole seconds round-trip exactly; sub-second precision is better
 /// than a microsecond). Byte strings are BLOBs, booleans INTEGER 0 or 1, lists and maps JSON text.
@@ -17,7 +21,7 @@ struct Migration: Sendable {
 enum Migrations {
     static let all: [Migration] = [
         initialSchema, limitWindows, webSessions, workflowRuns, purging, crossPlatformSessions, recoveryAttempts,
-        uniqueUserNames, recoveryStarter, consolePasskeys,
+        uniqueUserNames, recoveryStarter, consolePasskeys, versionAlignment,
     ]
 
     static let initialSchema = Migration(

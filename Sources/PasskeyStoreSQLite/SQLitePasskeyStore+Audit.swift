@@ -1,7 +1,7 @@
 import Foundation
 public import PasskeyStorage
 
-extension SQLitePasskeyStore {
+extension SQLitePasskeyStore: AuditStore {
     @discardableResult
     public func appendAuditEvent(_ event: AuditEvent) async throws(StoreError) -> AuditEvent {
         let details = try Bind.json(event.details)

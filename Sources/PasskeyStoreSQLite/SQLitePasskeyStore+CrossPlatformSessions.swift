@@ -1,7 +1,7 @@
 public import Foundation
 public import PasskeyStorage
 
-extension SQLitePasskeyStore {
+extension SQLitePasskeyStore: CrossPlatformSessionStore {
     public func createCrossPlatformSession(
         _ record: CrossPlatformSessionRecord,
         flowPayload: [UInt8],

@@ -1,7 +1,7 @@
 public import Foundation
 public import PasskeyStorage
 
-extension SQLitePasskeyStore {
+extension SQLitePasskeyStore: FlowStore {
     public func createFlow(_ flow: FlowRecord) async throws(StoreError) {
         // One statement: the primary key refuses an id in use (.duplicate), the foreign key a missing user (.notFound).
         try await connection.session { db in

@@ -1,6 +1,6 @@
 public import PasskeyStorage
 
-extension SQLitePasskeyStore {
+extension SQLitePasskeyStore: StoreImport {
     public func importUsers(_ entries: [UserCredentials]) async throws(StoreError) {
         // One operation, so one transaction: the constraints refuse a record in use, and then nothing is inserted.
         for entry in entries {

@@ -1,7 +1,7 @@
 public import Foundation
 public import PasskeyStorage
 
-extension SQLitePasskeyStore {
+extension SQLitePasskeyStore: LimitStore {
     public func countLimitEvent(
         keyHash: [UInt8],
         window: TimeInterval,

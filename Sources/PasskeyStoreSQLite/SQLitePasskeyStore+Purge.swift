@@ -1,7 +1,7 @@
 public import Foundation
 public import PasskeyStorage
 
-extension SQLitePasskeyStore {
+extension SQLitePasskeyStore: StorePurging {
     public func purge(before time: Date, auditBefore: Date?, limit: Int) async throws(StoreError) -> PurgeReport {
         guard limit > 0 else { return PurgeReport() }
         var report = PurgeReport()

@@ -1,7 +1,7 @@
 public import Foundation
 public import PasskeyStorage
 
-extension SQLitePasskeyStore {
+extension SQLitePasskeyStore: RecoveryStore {
     public func createRecoveryAttempt(_ attempt: RecoveryAttemptRecord) async throws(StoreError) {
         // One INSERT: the primary key refuses a known id, the foreign key a missing user.
         try await connection.session { db in

@@ -1,15 +1,7 @@
-public import Foundation
-public import PasskeyStorage
+import Foundation
+import PasskeyStorage
 
 extension SQLitePasskeyStore {
-    public func signOutEverywhere(userID: String, at time: Date) async throws(StoreError) -> Int {
-        try await connection.session { db in
-            guard try Self.user(db, where: "id = ?", Bind.text(userID)) != nil else { return 0 }
-            try Self.endFlowsInFlight(db, userID: userID, at: time)
-            return try db.rows("DELETE FROM web_sessions WHERE user_id = ? RETURNING id", [Bind.text(userID)]).count
-        }
-    }
-
     /// Ends every flow of the user that is in flight, inside the caller's transaction, as a reset of the user does
     /// (see `PasskeyStore`): their handoffs are rejected; their flows in flight, their unredeemed sign-ins and their
     /// registrations holding a reservation are aborted, their challenges cleared; the reservations are released; and

@@ -1,7 +1,7 @@
 import Foundation
 public import PasskeyStorage
 
-extension SQLitePasskeyStore {
+extension SQLitePasskeyStore: UserStore {
     public func createUserIfAbsent(_ user: UserRecord) async throws(StoreError) -> UserRecord {
         try await connection.session { db in
             if let existing = try Self.user(db, where: "id = ?", Bind.text(user.id)) { return existing }
@@ -24,8 +24,8 @@ extension SQLitePasskeyStore {
         try await connection.session { db in try Self.user(db, where: "id = ?", Bind.text(id)) }
     }
 
-    public func user(handle: [UInt8]) async throws(StoreError) -> UserRecord? {
-        try await connection.session { db in try Self.user(db, where: "handle = ?", Bind.bytes(handle)) }
+    public func user(name: String) async throws(StoreError) -> UserRecord? {
+        try await connection.session { db in try Self.user(db, where: "name = ?", Bind.text(name)) }
     }
 
     public func deleteUser(id: String) async throws(StoreError) -> Bool {

@@ -1,7 +1,7 @@
 public import Foundation
 public import PasskeyStorage
 
-extension SQLitePasskeyStore {
+extension SQLitePasskeyStore: WebSessionStore {
     public func createWebSession(_ session: WebSessionRecord, maximumPerUser: Int) async throws(StoreError) {
         // One transaction, inserting first: the primary key and the unique index refuse an id or secret in use
         // (expired or not), the foreign key a missing user, and then nothing is deleted.
@@ -87,6 +87,14 @@ extension SQLitePasskeyStore {
                 "DELETE FROM web_sessions WHERE user_id = ?1 AND (?2 IS NULL OR credential_id = ?2) RETURNING id",
                 [Bind.text(userID), Bind.bytes(credentialID)]
             ).count
+        }
+    }
+
+    public func signOutEverywhere(userID: String, at time: Date) async throws(StoreError) -> Int {
+        try await connection.session { db in
+            guard try Self.user(db, where: "id = ?", Bind.text(userID)) != nil else { return 0 }
+            try Self.endFlowsInFlight(db, userID: userID, at: time)
+            return try db.rows("DELETE FROM web_sessions WHERE user_id = ? RETURNING id", [Bind.text(userID)]).count
         }
     }
 }

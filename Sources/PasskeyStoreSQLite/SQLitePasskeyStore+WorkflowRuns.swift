@@ -1,7 +1,7 @@
 public import Foundation
 public import PasskeyStorage
 
-extension SQLitePasskeyStore {
+extension SQLitePasskeyStore: WorkflowRunStore {
     public func createWorkflowRun(_ run: WorkflowRunRecord) async throws(StoreError) {
         // One INSERT: the primary key refuses a known id, the unique index on flow_id a second run of the flow, and
         // the foreign key a missing user.

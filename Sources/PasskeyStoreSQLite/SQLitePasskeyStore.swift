@@ -19,7 +19,7 @@ public import PasskeyStorage
 /// racing callers are serialised whether they share this store, use two stores on the same file, or run in two
 /// processes (then a writer waits up to the busy timeout for the other's transaction). The file must be on a local
 /// file system: SQLite's locks do not work reliably on network shares.
-public final class SQLitePasskeyStore: PasskeyStore {
+public final class SQLitePasskeyStore: PasskeyStore, Sendable {
     /// The schema version this code creates and understands.
     public static var schemaVersion: Int { Migrations.all.last?.version ?? 0 }
     /// When a committed transaction reaches the disk (SQLite's `synchronous` setting, in WAL mode).

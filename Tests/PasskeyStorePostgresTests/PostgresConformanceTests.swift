@@ -5,7 +5,7 @@ import Testing
 
 @Suite("PostgreSQL store conformance", .enabled(if: TestDatabase.isConfigured, TestDatabase.skipped), .freshStore)
 struct PostgresConformanceTests {
-    @Test(arguments: StoreConformance.checks)
+    @Test("every role's suite, on one shared store", arguments: StoreConformance.checks)
     func conformance(_ check: StoreConformanceCheck) async throws {
         try await check.run(try #require(FreshStoreTrait.store))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PasskeyStorage
 import PasskeyStorePostgres
+import PasskeyTesting
 import PostgresTestSupport
 import Testing
 
@@ -46,7 +47,7 @@ extension PostgresMultiProcessTests {
             let credential = try await Self.activeCredential(in: stores[0], signCount: 3)
             let revoked = try await stores[0].revokeCredential(id: credential.id, at: Self.now + 1)
             #expect(revoked?.status == .revoked)
-            let used = try await stores[1].recordCredentialUse(
+            let used = try await stores[1].recordSignIn(
                 id: credential.id,
                 expectedSignCount: 3,
                 signCount: 4,
@@ -67,7 +68,7 @@ extension PostgresMultiProcessTests {
                 let winners = try await withThrowingTaskGroup(of: UInt32?.self) { group in
                     for (store, next) in zip(stores, [UInt32(6), 7]) {
                         group.addTask {
-                            try await store.recordCredentialUse(
+                            try await store.recordSignIn(
                                 id: id,
                                 expectedSignCount: 5,
                                 signCount: next,
@@ -92,7 +93,7 @@ extension PostgresMultiProcessTests {
                 let credential = try await Self.activeCredential(in: stores[0], signCount: 1)
                 let id = credential.id
                 async let revoked = stores[0].revokeCredential(id: id, at: Self.now + 5)
-                async let used = stores[1].recordCredentialUse(
+                async let used = stores[1].recordSignIn(
                     id: id,
                     expectedSignCount: 1,
                     signCount: 2,

@@ -91,7 +91,7 @@ extension PostgresMultiProcessTests {
                     revoking: .all,
                     at: Self.now + 1
                 )
-                async let used = signer.recordCredentialUse(
+                async let used = signer.recordSignIn(
                     id: old.id,
                     expectedSignCount: old.signCount,
                     signCount: old.signCount + 1,

@@ -336,7 +336,7 @@ struct MigrationTests {
             }
             try await withStore(at: path) { store in
                 #expect(store.migrationsApplied.isEmpty)
-                #expect(try await store.user(handle: user.handle) == user)
+                #expect(try await store.user(id: user.id) == user)
                 #expect(try await store.credential(id: credential.id) == credential)
                 #expect(try await store.credentials(userID: user.id) == [credential])
                 let storedFlow = try #require(try await store.flow(id: flow.id))
@@ -362,7 +362,10 @@ struct MigrationTests {
                 #"SELECT "odd;name" FROM a"#,
             ]
         )
-        #expect(Migrations.all.allSatisfy { !$0.statements.isEmpty })
+        // Every migration changes something, but the alignment with PostgreSQL's numbers (see `SchemaChanges`).
+        #expect(
+            Migrations.all.allSatisfy { !$0.statements.isEmpty || $0.version == Migrations.versionAlignment.version }
+        )
         // Ascending and unique; a version may be missing (reserved for a migration not here yet).
         let versions = Migrations.all.map(\.version)
         #expect(versions.first == 1 && zip(versions, versions.dropFirst()).allSatisfy { $0 < $1 })

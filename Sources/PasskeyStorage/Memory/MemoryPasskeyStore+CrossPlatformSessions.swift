@@ -1,6 +1,6 @@
 public import Foundation
 
-extension MemoryPasskeyStore {
+extension MemoryPasskeyStore: CrossPlatformSessionStore {
     public func createCrossPlatformSession(
         _ session: CrossPlatformSessionRecord,
         flowPayload: [UInt8],

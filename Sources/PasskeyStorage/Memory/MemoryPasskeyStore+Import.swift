@@ -1,4 +1,4 @@
-extension MemoryPasskeyStore {
+extension MemoryPasskeyStore: StoreImport {
     public func importUsers(_ entries: [UserCredentials]) throws(StoreError) {
         // Checked in full before anything is inserted: the import is all or nothing.
         var handles = Set(users.values.map(\.handle))

@@ -1,6 +1,6 @@
 public import Foundation
 
-extension MemoryPasskeyStore {
+extension MemoryPasskeyStore: LimitStore {
     public func countLimitEvent(keyHash: [UInt8], window: TimeInterval, at time: Date) -> LimitWindow {
         if var current = limitWindowsByKey[keyHash], current.end > time {
             current.count += 1

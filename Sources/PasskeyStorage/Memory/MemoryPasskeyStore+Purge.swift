@@ -1,6 +1,6 @@
 public import Foundation
 
-extension MemoryPasskeyStore {
+extension MemoryPasskeyStore: StorePurging {
     public func purge(before time: Date, auditBefore: Date?, limit: Int) -> PurgeReport {
         guard limit > 0 else { return PurgeReport() }
         var report = PurgeReport()

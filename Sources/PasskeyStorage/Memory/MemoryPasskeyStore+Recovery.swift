@@ -1,6 +1,6 @@
 public import Foundation
 
-extension MemoryPasskeyStore {
+extension MemoryPasskeyStore: RecoveryStore {
     public func createRecoveryAttempt(_ attempt: RecoveryAttemptRecord) throws(StoreError) {
         guard recoveryAttemptsByID[attempt.id] == nil else {
             throw StoreError(.duplicate, "A recovery attempt with id \(attempt.id) exists.")

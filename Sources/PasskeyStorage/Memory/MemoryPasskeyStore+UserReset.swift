@@ -1,12 +1,6 @@
-public import Foundation
+import Foundation
 
 extension MemoryPasskeyStore {
-    public func signOutEverywhere(userID: String, at time: Date) -> Int {
-        guard users[userID] != nil else { return 0 }
-        endFlowsInFlight(ofUser: userID, at: time)
-        return deleteWebSessions(userID: userID, credentialID: nil)
-    }
-
     /// Ends every flow of the user that is in flight, as a reset of the user does (see ``PasskeyStore``): their
     /// flows in flight, their unredeemed sign-ins and their registrations holding a reservation are aborted (their
     /// challenges cleared), the reservations released, their handoffs rejected and their open recovery attempts

@@ -1,6 +1,6 @@
 public import Foundation
 
-extension MemoryPasskeyStore {
+extension MemoryPasskeyStore: WebSessionStore {
     public func createWebSession(_ session: WebSessionRecord, maximumPerUser: Int) throws(StoreError) {
         guard webSessionsByID[session.id] == nil else {
             throw StoreError(.duplicate, "A web session with id \(session.id) exists.")
@@ -63,5 +63,11 @@ extension MemoryPasskeyStore {
         }
         for session in ended { webSessionsByID[session.id] = nil }
         return ended.count
+    }
+
+    public func signOutEverywhere(userID: String, at time: Date) -> Int {
+        guard users[userID] != nil else { return 0 }
+        endFlowsInFlight(ofUser: userID, at: time)
+        return deleteWebSessions(userID: userID, credentialID: nil)
     }
 }

@@ -1,6 +1,6 @@
 public import Foundation
 
-extension MemoryPasskeyStore {
+extension MemoryPasskeyStore: WorkflowRunStore {
     public func createWorkflowRun(_ run: WorkflowRunRecord) throws(StoreError) {
         guard workflowRunsByID[run.id] == nil else {
             throw StoreError(.duplicate, "An identity-verification run with id \(run.id) exists.")

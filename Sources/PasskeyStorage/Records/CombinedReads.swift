@@ -1,7 +1,7 @@
-/// A user with their credentials that are not revoked, read together (``PasskeyStore/userWithCredentials(id:)``).
+/// A user with their credentials that are not revoked, read together (``CredentialStore/userWithCredentials(id:)``).
 public struct UserCredentials: Sendable, Hashable {
     public var user: UserRecord
-    /// Ordered as ``PasskeyStore/credentials(userID:)`` orders them.
+    /// Ordered as ``CredentialStore/credentials(userID:)`` orders them.
     public var credentials: [CredentialRecordRow]
 
     public init(user: UserRecord, credentials: [CredentialRecordRow]) {
@@ -10,7 +10,7 @@ public struct UserCredentials: Sendable, Hashable {
     }
 }
 
-/// A credential with the user it belongs to, read together (``PasskeyStore/credentialWithOwner(id:)``).
+/// A credential with the user it belongs to, read together (``CredentialStore/credentialWithOwner(id:)``).
 public struct CredentialOwner: Sendable, Hashable {
     public var credential: CredentialRecordRow
     public var owner: UserRecord

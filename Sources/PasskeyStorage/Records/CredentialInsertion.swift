@@ -1,6 +1,6 @@
 public import Foundation
 
-/// The rules of ``PasskeyStore/insertCredential(_:maximumActive:flowID:flowUpdate:at:)``, which every adapter applies,
+/// The rules of ``CeremonyStore/insertCredential(_:maximumActive:flowID:flowUpdate:at:)``, which every adapter applies,
 /// in its transaction, to what it read there — so that they are written once, with their error messages.
 public enum CredentialInsertion {
     /// Whether `stored` keeps its id from a new credential: every credential does, but a reservation that expired

@@ -1,5 +1,5 @@
 /// A verified assertion to record on its credential, as a compare-and-set on the counter the verification read
-/// (see ``PasskeyStore/recordCredentialUse(id:expectedSignCount:signCount:backupState:at:)``).
+/// (see ``CeremonyStore/recordAuthentication(_:flowID:expectedStatuses:flowUpdate:at:)``).
 public struct CredentialUse: Sendable, Hashable {
     public var credentialID: [UInt8]
     /// The stored counter the verification read; the use is recorded only while it is still stored.
@@ -16,7 +16,7 @@ public struct CredentialUse: Sendable, Hashable {
     }
 }
 
-/// What ``PasskeyStore/recordAuthentication(_:flowID:expectedStatuses:flowUpdate:at:)`` did.
+/// What ``CeremonyStore/recordAuthentication(_:flowID:expectedStatuses:flowUpdate:at:)`` did.
 public enum AuthenticationRecording: Sendable, Hashable {
     /// The use and the flow's update were both written.
     case recorded(credential: CredentialRecordRow, flow: FlowRecord)

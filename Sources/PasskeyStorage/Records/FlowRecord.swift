@@ -83,7 +83,7 @@ public struct FlowStatus: RawRepresentable, Sendable, Hashable, Codable {
     public static let failed = Self(rawValue: "failed")
 }
 
-/// A change to a flow, applied atomically by ``PasskeyStore/updateFlow(id:expectedStatuses:at:update:)``.
+/// A change to a flow, applied atomically by ``FlowStore/updateFlow(id:expectedStatuses:at:update:)``.
 /// Unset members are left as they are; the `clear…` switches set the column to null.
 public struct FlowUpdate: Sendable, Hashable {
     public var status: FlowStatus?

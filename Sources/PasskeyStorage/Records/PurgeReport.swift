@@ -1,4 +1,4 @@
-/// What one call of ``PasskeyStore/purge(before:auditBefore:limit:)`` deleted: how many rows of each kind.
+/// What one call of ``StorePurging/purge(before:auditBefore:limit:)`` deleted: how many rows of each kind.
 public struct PurgeReport: Sendable, Hashable, Codable {
     /// Registration attempts and authentication sessions that were over.
     public var flows = 0

@@ -89,7 +89,7 @@ extension RecoveryRevocation {
     }
 }
 
-/// What ``PasskeyStore/finalizeRecovery(attemptID:revoking:at:)`` did.
+/// What ``RecoveryStore/finalizeRecovery(attemptID:revoking:at:)`` did.
 public struct RecoveryFinalization: Sendable, Hashable {
     public var attempt: RecoveryAttemptRecord
     /// The replacement credential, now active.

@@ -14,7 +14,7 @@ public struct TimeOrderedPurge: Sendable {
 
 extension PurgeReport {
     /// The kinds purged after flows, reservations and abandoned users, in order (see
-    /// ``PasskeyStore/purge(before:auditBefore:limit:)``, steps 4 to 6).
+    /// ``StorePurging/purge(before:auditBefore:limit:)``, steps 4 to 6).
     public static let timeOrdered: [TimeOrderedPurge] = [
         TimeOrderedPurge(table: "web_sessions", key: "id", column: "expires_at", keptWithAudit: false) {
             $0.webSessions += $1

@@ -1,4 +1,4 @@
-/// A user as ``PasskeyStore/users(matching:after:limit:)`` lists them: the record and how many credentials the
+/// A user as ``UserStore/users(matching:after:limit:)`` lists them: the record and how many credentials the
 /// user has in use.
 public struct UserSummary: Sendable, Hashable, Codable {
     public var user: UserRecord

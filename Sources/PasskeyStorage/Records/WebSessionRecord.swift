@@ -23,7 +23,7 @@ public struct WebSessionRecord: Sendable, Hashable {
     public var createdAt: Date
     public var expiresAt: Date
 
-    /// How many expired sessions one call of ``PasskeyStore/createWebSession(_:)`` deletes at most.
+    /// How many expired sessions one call of ``WebSessionStore/createWebSession(_:)`` deletes at most.
     public static let removedPerCall = 10
 
     public init(

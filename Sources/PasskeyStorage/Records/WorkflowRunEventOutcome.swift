@@ -1,5 +1,5 @@
 /// What became of a vendor's decision event
-/// (``PasskeyStore/decideWorkflowRun(id:from:to:faceMatch:at:eventKeyHash:eventWindow:)``).
+/// (``WorkflowRunStore/decideWorkflowRun(id:from:to:faceMatch:at:eventKeyHash:eventWindow:)``).
 public enum WorkflowRunEventOutcome: Sendable, Hashable {
     /// The decision was applied and its event spent: the run as it is now.
     case decided(WorkflowRunRecord)

@@ -2,7 +2,8 @@ import Foundation
 import PasskeyStorage
 
 extension StoreConformance {
-    static let combinedOperations: [StoreConformanceCheck] = [
+    /// One read where a request needs two (``CredentialStore``).
+    static let combinedReads: [StoreConformanceCheck] = [
         StoreConformanceCheck("a user with their credentials: the same as the two reads, revoked ones left out") {
             store in
             try require(try await store.userWithCredentials(id: Fixture.id("user")) == nil, "unknown user")
@@ -40,6 +41,10 @@ extension StoreConformance {
                 "expected \(credential) of \(String(describing: owner)), got \(String(describing: read))"
             )
         },
+    ]
+
+    /// A verified sign-in, the credential's use and the flow's update in one transaction (``CeremonyStore``).
+    static let authenticationRecording: [StoreConformanceCheck] = [
         StoreConformanceCheck("recording a sign-in writes the use and the flow together") { store in
             let (credential, flow) = try await Fixture.signIn(in: store, signCount: 4)
             let recording = try await store.recordAuthentication(

@@ -2,7 +2,8 @@ import Foundation
 import PasskeyStorage
 
 extension StoreConformance {
-    static let concurrency: [StoreConformanceCheck] = [
+    /// Racing callers of one challenge or result (``FlowStore``).
+    static let flowConcurrency: [StoreConformanceCheck] = [
         StoreConformanceCheck("50 concurrent consumers of one challenge: exactly one succeeds") { store in
             let challenge = Fixture.bytes()
             var flow = Fixture.flow(userID: nil, status: .optionsIssued)
@@ -38,6 +39,10 @@ extension StoreConformance {
             }
             try require(winners == 1, "\(winners) redemptions succeeded; exactly one may")
         },
+    ]
+
+    /// Racing registrations and settlements (``CeremonyStore``).
+    static let registrationConcurrency: [StoreConformanceCheck] = [
         StoreConformanceCheck("20 concurrent registrations for one user never exceed the limit of 5") { store in
             let user = try await store.createUserIfAbsent(Fixture.user())
             let flow = Fixture.flow(userID: user.id)

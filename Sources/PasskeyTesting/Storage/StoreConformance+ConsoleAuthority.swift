@@ -4,7 +4,8 @@ import PasskeyStorage
 // Sessions here are created before `Fixture.now` and expire an hour or more after it, as those of the other checks
 // of web sessions: no check's creation deletes another's.
 extension StoreConformance {
-    static let consoleAuthority: [StoreConformanceCheck] = [
+    /// A sign-up's first passkey (``CeremonyStore``).
+    static let firstCredential: [StoreConformanceCheck] = [
         StoreConformanceCheck("a sign-up's passkey is the user's first ever, and writes the sign-up's display name") {
             store in
             let user = try await store.createUserIfAbsent(Fixture.user())
@@ -85,6 +86,10 @@ extension StoreConformance {
             )
             try require(try await store.user(id: user.id)?.displayName == "Ada", "the sign-up must complete")
         },
+    ]
+
+    /// The bounds and listings of web sessions the console relies on (``WebSessionStore``).
+    static let consoleWebSessions: [StoreConformanceCheck] = [
         StoreConformanceCheck("a user keeps at most maximumPerUser web sessions: the oldest end first") { store in
             let user = try await store.createUserIfAbsent(Fixture.user())
             let other = try await store.createUserIfAbsent(Fixture.user())

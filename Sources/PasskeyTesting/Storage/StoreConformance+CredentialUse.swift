@@ -2,11 +2,13 @@ import Foundation
 import PasskeyStorage
 
 extension StoreConformance {
+    /// A credential's use, recorded as a sign-in records it (`recordSignIn`): a compare-and-set on its status and
+    /// counter (``CeremonyStore``).
     static let credentialUse: [StoreConformanceCheck] = [
         StoreConformanceCheck("a use after revocation returns nil and changes nothing") { store in
             let credential = try await Fixture.activeCredential(in: store, signCount: 5)
             let revoked = try await store.revokeCredential(id: credential.id, at: Fixture.now + 1)
-            let used = try await store.recordCredentialUse(
+            let used = try await store.recordSignIn(
                 id: credential.id,
                 expectedSignCount: 5,
                 signCount: 6,
@@ -18,7 +20,7 @@ extension StoreConformance {
             try require(stored != nil && stored == revoked, "the revoked record must be unchanged")
         },
         StoreConformanceCheck("a use of an unknown or reserved credential returns nil") { store in
-            let unknown = try await store.recordCredentialUse(
+            let unknown = try await store.recordSignIn(
                 id: Fixture.bytes(),
                 expectedSignCount: 0,
                 signCount: 1,
@@ -42,7 +44,7 @@ extension StoreConformance {
                 flowUpdate: FlowUpdate(),
                 at: Fixture.now
             )
-            let used = try await store.recordCredentialUse(
+            let used = try await store.recordSignIn(
                 id: reserved.id,
                 expectedSignCount: 0,
                 signCount: 1,
@@ -54,7 +56,7 @@ extension StoreConformance {
         },
         StoreConformanceCheck("a use with a stale expected counter returns nil and changes nothing") { store in
             let credential = try await Fixture.activeCredential(in: store, signCount: 5)
-            let first = try await store.recordCredentialUse(
+            let first = try await store.recordSignIn(
                 id: credential.id,
                 expectedSignCount: 5,
                 signCount: 8,
@@ -63,7 +65,7 @@ extension StoreConformance {
             )
             try require(first?.signCount == 8 && first?.lastUsedAt == Fixture.now + 1, "the first use must be recorded")
             for expected: UInt32 in [5, 7, 9] {
-                let stale = try await store.recordCredentialUse(
+                let stale = try await store.recordSignIn(
                     id: credential.id,
                     expectedSignCount: expected,
                     signCount: 10,
@@ -77,7 +79,7 @@ extension StoreConformance {
         StoreConformanceCheck("an authenticator without a counter (0 → 0) records every use") { store in
             let credential = try await Fixture.activeCredential(in: store, signCount: 0)
             for second in 1...3 {
-                let used = try await store.recordCredentialUse(
+                let used = try await store.recordSignIn(
                     id: credential.id,
                     expectedSignCount: 0,
                     signCount: 0,
@@ -100,7 +102,7 @@ extension StoreConformance {
                 let winners = try await withThrowingTaskGroup(of: UInt32?.self) { group in
                     for next: UInt32 in [6, 7] {
                         group.addTask {
-                            try await store.recordCredentialUse(
+                            try await store.recordSignIn(
                                 id: id,
                                 expectedSignCount: 5,
                                 signCount: next,
@@ -127,7 +129,7 @@ extension StoreConformance {
                 let credential = try await Fixture.activeCredential(in: store, signCount: 1)
                 let id = credential.id
                 async let revoked = store.revokeCredential(id: id, at: Fixture.now + 5)
-                async let used = store.recordCredentialUse(
+                async let used = store.recordSignIn(
                     id: id,
                     expectedSignCount: 1,
                     signCount: 2,

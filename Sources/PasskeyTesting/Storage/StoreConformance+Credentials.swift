@@ -2,7 +2,8 @@ import Foundation
 import PasskeyStorage
 
 extension StoreConformance {
-    static let credentials: [StoreConformanceCheck] = [
+    /// Inserting a registration's credential (``CeremonyStore``).
+    static let credentialInsertion: [StoreConformanceCheck] = [
         StoreConformanceCheck("a credential round-trips with every field, and completes its flow") { store in
             let user = try await store.createUserIfAbsent(Fixture.user())
             let flow = Fixture.flow(userID: user.id, status: .verifying)
@@ -103,6 +104,10 @@ extension StoreConformance {
                 at: Fixture.now
             )
         },
+    ]
+
+    /// Credentials on record: names, listing, use and revocation (``CredentialStore``).
+    static let credentials: [StoreConformanceCheck] = [
         StoreConformanceCheck("names are unique per user by name key, and free again once revoked") { store in
             let user = try await store.createUserIfAbsent(Fixture.user())
             let other = try await store.createUserIfAbsent(Fixture.user())
@@ -208,7 +213,7 @@ extension StoreConformance {
                     at: Fixture.now
                 )
             }
-            let recorded = try await store.recordCredentialUse(
+            let recorded = try await store.recordSignIn(
                 id: a.id,
                 expectedSignCount: 0,
                 signCount: 7,

@@ -2,7 +2,7 @@ import Foundation
 import PasskeyStorage
 
 extension StoreConformance {
-    /// ``PasskeyStore/users(matching:after:limit:)``. Other checks add and delete users on the same store at the same
+    /// ``UserStore/users(matching:after:limit:)``. Other checks add and delete users on the same store at the same
     /// time, so each check tags its users with a random token and searches for it, or looks only at its own users in
     /// a listing of everyone.
     static let userListing: [StoreConformanceCheck] = [

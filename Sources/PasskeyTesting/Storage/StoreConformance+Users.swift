@@ -14,7 +14,6 @@ extension StoreConformance {
                 "second create must return the existing user unchanged"
             )
             try require(try await store.user(id: user.id) == user, "user(id:) differs")
-            try require(try await store.user(handle: user.handle) == user, "user(handle:) differs")
             try require(try await store.user(id: Fixture.id("missing")) == nil, "unknown user must be nil")
         },
         StoreConformanceCheck("two users cannot share a user handle") { store in

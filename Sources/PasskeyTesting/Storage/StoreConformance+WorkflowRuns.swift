@@ -254,7 +254,7 @@ extension StoreConformance {
                 Set(listed) == [verified, plain],
                 "the user's credentials must carry their runs: \(listed.map(\.workflowRunID))"
             )
-            let used = try await store.recordCredentialUse(
+            let used = try await store.recordSignIn(
                 id: verified.id,
                 expectedSignCount: 0,
                 signCount: 1,

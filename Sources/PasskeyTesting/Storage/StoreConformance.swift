@@ -1,23 +1,63 @@
 import Foundation
 public import PasskeyStorage
 
-/// The behaviour every ``PasskeyStore`` adapter must have, as a list of checks. Run each against your
-/// adapter (`@Test(arguments: StoreConformance.checks)`); a check throws ``StoreConformanceFailure``
-/// saying what differed. Checks use fresh random ids, so they can share one store.
+/// The behaviour every ``PasskeyStore`` adapter must have: a suite of checks for each role of the store (``UserStore``,
+/// ``CredentialStore``, …), and one for what holds across the roles, a user's reset. Run every suite against your
+/// adapter (`@Test(arguments: StoreConformance.checks)` runs them all, one test case a check named after its role);
+/// a check throws ``StoreConformanceFailure`` saying what differed. Checks use fresh random ids, so they can share
+/// one store. A check of one role also uses others (a credential needs its user and its flow), so each runs
+/// against a whole ``PasskeyStore``.
 public enum StoreConformance {
-    public static let checks: [StoreConformanceCheck] =
-        users + userListing + credentials + credentialUse + reservations + flows + concurrency + audit + limits
-        + limitRelease + webSessions + workflowRuns + workflowRunEvents + purgeLimit + crossPlatformSessions
-        + userNames + recovery + combinedOperations + importing + consoleAuthority + userReset
+    /// One suite a role, in the order of ``PasskeyStore``'s roles, then the invariants across them.
+    public static let suites: [StoreConformanceSuite] = [
+        StoreConformanceSuite("UserStore", checks: users + userListing + userNames),
+        StoreConformanceSuite("CredentialStore", checks: credentials + combinedReads),
+        StoreConformanceSuite("FlowStore", checks: flows + flowConcurrency),
+        StoreConformanceSuite(
+            "CeremonyStore",
+            checks: credentialInsertion + reservations + registrationConcurrency + firstCredential
+                + authenticationRecording + credentialUse
+        ),
+        StoreConformanceSuite("AuditStore", checks: audit),
+        StoreConformanceSuite("LimitStore", checks: limits + limitRelease),
+        StoreConformanceSuite("WebSessionStore", checks: webSessions + consoleWebSessions),
+        StoreConformanceSuite("WorkflowRunStore", checks: workflowRuns + workflowRunEvents),
+        StoreConformanceSuite("CrossPlatformSessionStore", checks: crossPlatformSessions),
+        StoreConformanceSuite("RecoveryStore", checks: recovery),
+        StoreConformanceSuite("StorePurging", checks: purgeLimit, isolatedChecks: purge + recoveryPurge),
+        StoreConformanceSuite("StoreImport", checks: importing),
+        StoreConformanceSuite("PasskeyStore (a user's reset)", checks: userReset),
+    ]
+
+    /// Every suite's checks that can share a store.
+    public static let checks: [StoreConformanceCheck] = suites.flatMap(\.checks)
 
     /// Checks that need a store of their own, empty or not, that no other check uses meanwhile: purging deletes
     /// what is over across the whole store, which would upset the other checks' counts of their own clean-ups (and
     /// theirs the purge's counts). Run each on a store of its own.
-    public static let isolatedChecks: [StoreConformanceCheck] = purge + recoveryPurge
+    public static let isolatedChecks: [StoreConformanceCheck] = suites.flatMap(\.isolatedChecks)
 }
 
-/// One named check of ``StoreConformance``.
+/// The checks of one role of ``PasskeyStore`` (or of the invariants across the roles).
+public struct StoreConformanceSuite: Sendable, CustomStringConvertible {
+    /// The role checked: the name of its protocol.
+    public let role: String
+    /// Checks that can share a store with any other check.
+    public let checks: [StoreConformanceCheck]
+    /// Checks that need a store of their own (see ``StoreConformance/isolatedChecks``).
+    public let isolatedChecks: [StoreConformanceCheck]
+    public var description: String { role }
+
+    init(_ role: String, checks: [StoreConformanceCheck], isolatedChecks: [StoreConformanceCheck] = []) {
+        self.role = role
+        self.checks = checks.map { $0.named(in: role) }
+        self.isolatedChecks = isolatedChecks.map { $0.named(in: role) }
+    }
+}
+
+/// One named check of a ``StoreConformanceSuite``.
 public struct StoreConformanceCheck: Sendable, CustomStringConvertible {
+    /// What the check expects, after the role it checks: "CredentialStore: use, revocation and listing".
     public let name: String
     public let run: @Sendable (any PasskeyStore) async throws -> Void
     public var description: String { name }
@@ -26,6 +66,8 @@ public struct StoreConformanceCheck: Sendable, CustomStringConvertible {
         self.name = name
         self.run = run
     }
+
+    func named(in role: String) -> StoreConformanceCheck { StoreConformanceCheck("\(role): \(name)", run) }
 }
 
 /// A difference between an adapter's behaviour and the contract.

@@ -48,11 +48,6 @@ final class FailingStore: PasskeyStore {
         return await base.user(id: id)
     }
 
-    func user(handle: [UInt8]) async throws(StoreError) -> UserRecord? {
-        try check()
-        return await base.user(handle: handle)
-    }
-
     func deleteUser(id: String) async throws(StoreError) -> Bool {
         try check()
         return await base.deleteUser(id: id)
@@ -81,23 +76,6 @@ final class FailingStore: PasskeyStore {
     ) async throws(StoreError) -> CredentialRecordRow? {
         try check()
         return try await base.renameCredential(id: id, name: name, nameKey: nameKey, at: time)
-    }
-
-    func recordCredentialUse(
-        id: [UInt8],
-        expectedSignCount: UInt32,
-        signCount: UInt32,
-        backupState: Bool,
-        at time: Date
-    ) async throws(StoreError) -> CredentialRecordRow? {
-        try check()
-        return await base.recordCredentialUse(
-            id: id,
-            expectedSignCount: expectedSignCount,
-            signCount: signCount,
-            backupState: backupState,
-            at: time
-        )
     }
 
     func revokeCredential(id: [UInt8], at time: Date) async throws(StoreError) -> CredentialRecordRow? {

@@ -1,0 +1,28 @@
+public import Foundation
+
+/// Deleting what is over, across every kind of record (the server's `StorePurge` task calls it). Part of
+/// ``PasskeyStore``.
+public protocol StorePurging: Sendable {
+    /// Deletes what is over, at most `limit` rows of each kind (nothing when `limit` is less than 1), and reports how
+    /// many of each it deleted. `time` is the caller's clock less a grace period, so that servers whose clocks
+    /// differ by less agree that what is deleted is over. In order, each kind in a statement (or transaction) of its
+    /// own:
+    ///
+    /// 1. reserved credentials whose `reservedUntil` is before `time` (never finalized; an expired reservation no
+    ///    longer counts anyway);
+    /// 2. flows that expired before `time` and, when they have one, whose result expired before `time`, and that
+    ///    no reserved credential names (finalizing needs the flow), oldest expiry first;
+    /// 3. in the same transaction as 2, the users of those flows that were created before `time` and are left with
+    ///    no credential of any status and no flow — sign-ups that never completed — with their identity-verification
+    ///    runs (a user with a revoked credential is kept: the credential stays on record);
+    /// 4. web sessions that expired before `time`;
+    /// 5. limit windows that ended before `time`;
+    /// 6. when `auditBefore` is given: identity-verification runs that expired before it, then audit events
+    ///    recorded before it, oldest first. Nil keeps both forever;
+    /// 7. when `auditBefore` is given: recovery attempts that expired before it, whatever their status, oldest
+    ///    first. Nil keeps them forever.
+    ///
+    /// A user is only ever deleted in 3, with the last of their flows, so the users to look at are found along the
+    /// flows' index rather than by reading every user.
+    func purge(before time: Date, auditBefore: Date?, limit: Int) async throws(StoreError) -> PurgeReport
+}
