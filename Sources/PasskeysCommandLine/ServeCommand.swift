@@ -61,6 +61,10 @@ struct ServeCommand: ExecutableCommand {
         /// Runs are decided through the backend API (`passkeys idv decide`): development, demos, tests.
         case simulated
         case disabled
+
+        var provider: ServerConfiguration.IdentityVerification.Provider {
+            self == .simulated ? .simulated : .disabled
+        }
     }
 
     @Option(
@@ -78,10 +82,14 @@ struct ServeCommand: ExecutableCommand {
             configuration = try ServerConfiguration.load(
                 file: config,
                 environment: ProcessInfo.processInfo.environment,
-                port: port,
-                host: host,
-                database: database,
-                apiKey: apiKey
+                overrides: ServerConfiguration.Overrides(
+                    port: port,
+                    host: host,
+                    database: database,
+                    apiKey: apiKey,
+                    logLevel: logLevel,
+                    identityVerification: identityVerification?.provider
+                )
             )
         } catch {
             return CommandResult(exitCode: CommandResult.usage, standardError: "error: \(error)\n")
@@ -95,9 +103,6 @@ struct ServeCommand: ExecutableCommand {
         }
         defer { reservation?.release() }
         if let reservation { configuration = configuration.listening(on: reservation.port) }
-        if let identityVerification {
-            configuration.identityVerification.provider = identityVerification == .simulated ? .simulated : .disabled
-        }
         var developmentKey: DevelopmentAPIKey?
         if configuration.apiKeys.isEmpty {
             let key: DevelopmentAPIKey
@@ -109,17 +114,9 @@ struct ServeCommand: ExecutableCommand {
             configuration.apiKeys = [.init(name: "development", key: key.key)]
             developmentKey = key
         }
-        let levelName = logLevel ?? ProcessInfo.processInfo.environment["PASSKEYS_LOG_LEVEL"] ?? "info"
-        guard let level = Logger.Level(rawValue: levelName) else {
-            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
-            return CommandResult(
-                exitCode: CommandResult.usage,
-                standardError: "error: the log level must be one of \(levels), not '\(levelName)'.\n"
-            )
-        }
         LoggingSystem.bootstrapOnce()
         var logger = Logger(label: "passkeys")
-        logger.logLevel = level
+        logger.logLevel = configuration.logLevel
         let opened: OpenedStore
         do {
             opened = try await OpenedStore.open(configuration.database)

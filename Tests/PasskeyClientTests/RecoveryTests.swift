@@ -131,7 +131,7 @@ struct RecoveryTests {
         }
     }
 
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let now = TestTime.fixed
 
     static func data(
         challenge: [UInt8] = Array(0..<32),

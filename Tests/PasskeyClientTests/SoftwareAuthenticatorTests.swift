@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyClient
+import PasskeyTesting
 import Testing
 import WebAuthn
 
@@ -245,29 +246,17 @@ struct SoftwareAuthenticatorTests {
 
     @Test("lastUsedAt and the stored counter follow each sign-in")
     func usage() async throws {
-        let clock = Clock()
-        let authenticator = SoftwareAuthenticator(keyStore: MemoryKeyStore(), now: { clock.now })
+        let clock = TestClock()
+        let authenticator = SoftwareAuthenticator(keyStore: MemoryKeyStore(), now: clock.read)
         _ = try await authenticator.makeCredential(Fixtures.creationRequest())
         #expect(try await authenticator.credentials(rpDomain: nil).first?.lastUsedAt == nil)
-        clock.now = Date(timeIntervalSince1970: 1_800_000_000)
+        clock.advance(by: 60)
         _ = try await authenticator.getAssertion(Fixtures.assertionRequest())
-        #expect(
-            try await authenticator.credentials(rpDomain: nil).first?.lastUsedAt
-                == Date(timeIntervalSince1970: 1_800_000_000)
-        )
+        #expect(try await authenticator.credentials(rpDomain: nil).first?.lastUsedAt == TestTime.fixed + 60)
     }
 }
 
 actor RequestLog {
     var requests: [UserVerificationRequest] = []
     func append(_ request: UserVerificationRequest) { requests.append(request) }
-}
-
-final class Clock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = Date(timeIntervalSince1970: 1_700_000_000)
-    var now: Date {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
-    }
 }

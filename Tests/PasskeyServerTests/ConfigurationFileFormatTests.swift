@@ -152,7 +152,7 @@ struct ConfigurationFileFormatTests {
             .init(packageName: "com.example.android", sha256CertFingerprints: [WellKnownTests.fingerprint])
         ]
         configuration.host = "0.0.0.0"
-        configuration.database = "postgres://passkeys@db.internal/passkeys"
+        configuration.database = .postgres(url: "postgres://passkeys@db.internal/passkeys")
         configuration.apiKeys = [.init(name: "backend", sha256: anchorHash), .init(name: "ops", key: opsKey)]
         configuration.policy.userVerification = .required
         configuration.policy.authenticatorAttachment = .platform

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PasskeyServer
 import PasskeyStorage
 import Testing
@@ -7,6 +8,8 @@ import WebAuthn
 /// `ServerConfiguration`: the file format, validation (every error names its field), the precedence of file,
 /// environment and flags, and the derived origin allowlist (DESIGN §4).
 struct ConfigurationTests {
+    typealias Database = ServerConfiguration.Database
+
     static func decode(_ json: String) throws(ConfigurationError) -> ServerConfiguration {
         try ServerConfiguration(jsonData: Data(json.utf8))
     }
@@ -14,19 +17,30 @@ struct ConfigurationTests {
     // MARK: The file
 
     @Test func sqliteSettingsNameAFileAndOptionallyHowOftenToSync() throws {
-        let plain = try #require(try SQLiteDatabase("sqlite:data/passkeys.sqlite"))
-        #expect(plain.path == "data/passkeys.sqlite")
-        #expect(!plain.syncsEveryCommit)
-        let full = try #require(try SQLiteDatabase("sqlite:/var/lib/passkeys.sqlite?synchronous=FULL"))
-        #expect(full.path == "/var/lib/passkeys.sqlite")
-        #expect(full.syncsEveryCommit)
-        #expect(try SQLiteDatabase("sqlite:a.db?synchronous=normal")?.syncsEveryCommit == false)
-        #expect(try SQLiteDatabase("postgres://localhost/db") == nil)
-        for bad in ["sqlite:", "sqlite:?synchronous=full", "sqlite:a.db?synchronous=off", "sqlite:a.db?wal=1"] {
-            #expect(throws: ConfigurationError.self, "\(bad)") { try SQLiteDatabase(bad) }
-            var configuration = ServerConfiguration()
-            configuration.database = bad
-            #expect(throws: ConfigurationError.self, "\(bad)") { try configuration.validate() }
+        #expect(try Database("sqlite:data/passkeys.sqlite") == .sqlite(SQLiteDatabase(path: "data/passkeys.sqlite")))
+        let full = try Database("sqlite:/var/lib/passkeys.sqlite?synchronous=FULL")
+        #expect(full == .sqlite(SQLiteDatabase(path: "/var/lib/passkeys.sqlite", syncsEveryCommit: true)))
+        #expect(full.description == "sqlite:/var/lib/passkeys.sqlite?synchronous=full")
+        #expect(try Database("sqlite:a.db?synchronous=normal") == .sqlite(SQLiteDatabase(path: "a.db")))
+        #expect(try Database("postgres://localhost/db") == .postgres(url: "postgres://localhost/db"))
+        #expect(try Database("postgresql://localhost/db") == .postgres(url: "postgresql://localhost/db"))
+        #expect(try Database("memory") == .memory)
+        let bad = ["sqlite:", "sqlite:?synchronous=full", "sqlite:a.db?synchronous=off", "sqlite:a.db?wal=1"]
+        for setting in bad + ["mysql://db", "passkeys.sqlite"] {
+            let parsed = #expect(throws: ConfigurationError.self, "\(setting)") { try Database(setting) }
+            #expect(parsed?.field == "database")
+            let decoded = #expect(throws: ConfigurationError.self, "\(setting)") {
+                try Self.decode(#"{"database": "\#(setting)"}"#)
+            }
+            #expect(decoded == parsed, "the file's setting is refused as the parser refuses it")
+            let fromEnvironment = #expect(throws: ConfigurationError.self, "\(setting)") {
+                try ServerConfiguration.load(file: nil, environment: ["PASSKEYS_DATABASE": setting])
+            }
+            #expect(fromEnvironment?.field == "PASSKEYS_DATABASE")
+            let fromFlag = #expect(throws: ConfigurationError.self, "\(setting)") {
+                try ServerConfiguration.load(file: nil, environment: [:], overrides: .init(database: setting))
+            }
+            #expect(fromFlag?.field == "--database")
         }
     }
 
@@ -37,7 +51,7 @@ struct ConfigurationTests {
         #expect(configuration.webOrigins == ["http://localhost:8080"])
         #expect(configuration.host == "127.0.0.1")
         #expect(configuration.port == 8080)
-        #expect(configuration.database == "sqlite:passkeys.sqlite")
+        #expect(configuration.database == .sqlite(SQLiteDatabase(path: "passkeys.sqlite")))
         #expect(configuration.apiKeys.isEmpty)
         #expect(configuration.policy.maxCredentialsPerUser == 10)
         #expect(configuration.policy.userVerification == .preferred)
@@ -211,8 +225,6 @@ struct ConfigurationTests {
         },
         Rule(field: "port") { $0.port = -1 },
         Rule(field: "port") { $0.port = 65_536 },
-        Rule(field: "database") { $0.database = "mysql://db" },
-        Rule(field: "database") { $0.database = "passkeys.sqlite" },
         Rule(field: "apiKeys[1].name") { $0.apiKeys.append(.init(name: "", key: "0123456789012345678901234")) },
         Rule(field: "apiKeys[0].key") { $0.apiKeys = [.init(name: "short", key: "0123456789")] },
         Rule(field: "apiKeys[0].sha256") { $0.apiKeys = [.init(name: "hash", sha256: "abc")] },
@@ -285,7 +297,7 @@ struct ConfigurationTests {
             .init(packageName: "com.example", sha256CertFingerprints: [WellKnownTests.fingerprint.lowercased()])
         ]
         configuration.port = 65_535
-        configuration.database = "memory"
+        configuration.database = .memory
         configuration.apiKeys.append(.init(name: "hash", sha256: String(repeating: "A", count: 64)))
         configuration.policy.maxCredentialsPerUser = 100
         configuration.expiries.challenge = 5
@@ -359,7 +371,7 @@ struct ConfigurationTests {
         }
         #expect(configuration.host == "0.0.0.0")
         #expect(configuration.port == 7000)
-        #expect(configuration.database == "sqlite:file.sqlite")
+        #expect(configuration.database == .sqlite(SQLiteDatabase(path: "file.sqlite")))
         #expect(configuration.rpName == "From the file")
         #expect(configuration.apiKeys == [.init(name: "file", key: Self.fileKey)])
         #expect(configuration.webOrigins == ["http://localhost:7000"])
@@ -371,7 +383,7 @@ struct ConfigurationTests {
         }
         #expect(configuration.host == "::")
         #expect(configuration.port == 7100)
-        #expect(configuration.database == "memory")
+        #expect(configuration.database == .memory)
         #expect(configuration.rpName == "From the file")
         #expect(
             configuration.apiKeys == [
@@ -386,15 +398,17 @@ struct ConfigurationTests {
             try ServerConfiguration.load(
                 file: path,
                 environment: Self.environment,
-                port: 7200,
-                host: "127.0.0.1",
-                database: "postgres://db/passkeys",
-                apiKey: Self.flagKey
+                overrides: .init(
+                    port: 7200,
+                    host: "127.0.0.1",
+                    database: "postgres://db/passkeys",
+                    apiKey: Self.flagKey
+                )
             )
         }
         #expect(configuration.host == "127.0.0.1")
         #expect(configuration.port == 7200)
-        #expect(configuration.database == "postgres://db/passkeys")
+        #expect(configuration.database == .postgres(url: "postgres://db/passkeys"))
         #expect(
             configuration.apiKeys == [
                 .init(name: "file", key: Self.fileKey), .init(name: "command-line", key: Self.flagKey),
@@ -405,18 +419,20 @@ struct ConfigurationTests {
 
     @Test func originsTheFileSetsStayWhenThePortMoves() throws {
         let configuration = try Self.withFile(#"{"webOrigins": ["http://localhost:3000"], "port": 7000}"#) { path in
-            try ServerConfiguration.load(file: path, environment: [:], port: 7300)
+            try ServerConfiguration.load(file: path, environment: [:], overrides: .init(port: 7300))
         }
         #expect(configuration.port == 7300)
         #expect(configuration.webOrigins == ["http://localhost:3000"])
     }
 
     @Test func portZeroIsAcceptedAndTheChosenPortMovesTheDefaultOriginOnly() throws {
-        let chosen = try ServerConfiguration.load(file: nil, environment: [:], port: 0).listening(on: 41_234)
+        let chosen = try ServerConfiguration.load(file: nil, environment: [:], overrides: .init(port: 0)).listening(
+            on: 41_234
+        )
         #expect(chosen.port == 41_234)
         #expect(chosen.webOrigins == ["http://localhost:41234"])
         let fromFile = try Self.withFile(#"{"webOrigins": ["http://localhost:3000"]}"#) { path in
-            try ServerConfiguration.load(file: path, environment: [:], port: 0)
+            try ServerConfiguration.load(file: path, environment: [:], overrides: .init(port: 0))
         }
         #expect(fromFile.listening(on: 41_234).webOrigins == ["http://localhost:3000"])
     }
@@ -429,8 +445,7 @@ struct ConfigurationTests {
         let fromFlags = try ServerConfiguration.load(
             file: nil,
             environment: ["PASSKEYS_PORT": "9100"],
-            port: 9200,
-            apiKey: Self.flagKey
+            overrides: .init(port: 9200, apiKey: Self.flagKey)
         )
         #expect(fromFlags.port == 9200)
         #expect(fromFlags.webOrigins == ["http://localhost:9200"])
@@ -448,7 +463,7 @@ struct ConfigurationTests {
         }
         #expect(missing?.field == "--config")
         let range = #expect(throws: ConfigurationError.self) {
-            try ServerConfiguration.load(file: nil, environment: [:], port: 70_000)
+            try ServerConfiguration.load(file: nil, environment: [:], overrides: .init(port: 70_000))
         }
         #expect(range?.field == "port")
         let key = #expect(throws: ConfigurationError.self) {
@@ -459,6 +474,53 @@ struct ConfigurationTests {
             #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(file: path, environment: [:]) }
         }
         #expect(unknown?.field == "prot")
+    }
+
+    @Test func theLogLevelComesFromTheEnvironmentOrTheFlagAndNamesItsSource() throws {
+        #expect(try ServerConfiguration.load(file: nil, environment: [:]).logLevel == .info)
+        let environment = ["PASSKEYS_LOG_LEVEL": "debug"]
+        #expect(try ServerConfiguration.load(file: nil, environment: environment).logLevel == .debug)
+        let flag = try ServerConfiguration.load(
+            file: nil,
+            environment: environment,
+            overrides: .init(logLevel: "notice")
+        )
+        #expect(flag.logLevel == .notice)
+        let badVariable = #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration.load(file: nil, environment: ["PASSKEYS_LOG_LEVEL": "loud"])
+        }
+        #expect(badVariable?.field == "PASSKEYS_LOG_LEVEL")
+        #expect(
+            badVariable?.message == "must be one of trace, debug, info, notice, warning, error, critical, not 'loud'"
+        )
+        let badFlag = #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration.load(file: nil, environment: environment, overrides: .init(logLevel: "loud"))
+        }
+        #expect(badFlag?.field == "--log-level")
+        // Not a file setting: the file format is what it was.
+        let inFile = #expect(throws: ConfigurationError.self) { try Self.decode(#"{"logLevel": "debug"}"#) }
+        #expect(inFile?.field == "logLevel")
+    }
+
+    @Test func theIdentityVerificationOverrideIsValidatedWithTheRest() throws {
+        let simulated = try ServerConfiguration.load(
+            file: nil,
+            environment: [:],
+            overrides: .init(identityVerification: .simulated)
+        )
+        #expect(simulated.identityVerification.provider == .simulated)
+        let file =
+            #"{"rpId": "example.com", "webOrigins": ["https://example.com"], "apiKeys": [{"name": "a", "key": "\#(Self.fileKey)"}]}"#
+        let outsideLocalhost = try Self.withFile(file) { path in
+            #expect(throws: ConfigurationError.self) {
+                try ServerConfiguration.load(
+                    file: path,
+                    environment: [:],
+                    overrides: .init(identityVerification: .simulated)
+                )
+            }
+        }
+        #expect(outsideLocalhost?.field == "identityVerification.provider")
     }
 
     // MARK: The origin allowlist

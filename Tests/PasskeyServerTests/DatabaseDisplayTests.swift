@@ -14,9 +14,9 @@ struct DatabaseDisplayTests {
             ("memory", "memory"),
         ]
     )
-    func redacted(_ url: String, _ shown: String) {
+    func redacted(_ url: String, _ shown: String) throws {
         var configuration = ServerConfiguration()
-        configuration.database = url
+        configuration.database = try ServerConfiguration.Database(url)
         #expect(configuration.databaseForDisplay == shown)
         #expect(!configuration.databaseForDisplay.contains("s3cret"))
     }

@@ -18,7 +18,7 @@ struct DevelopmentAPIKeyTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = ServerConfiguration()
-        configuration.database = "sqlite:" + folder.appendingPathComponent("passkeys.sqlite").path
+        configuration.database = .sqlite(SQLiteDatabase(path: folder.appendingPathComponent("passkeys.sqlite").path))
 
         let first = try DevelopmentAPIKey.load(for: configuration)
         #expect(first.key.hasPrefix("pk_dev_"))
@@ -35,7 +35,7 @@ struct DevelopmentAPIKeyTests {
 
     @Test func withAnotherDatabaseItLastsOneRun() throws {
         var configuration = ServerConfiguration()
-        configuration.database = "memory"
+        configuration.database = .memory
         let key = try DevelopmentAPIKey.load(for: configuration)
         #expect(key.file == nil)
         #expect(try DevelopmentAPIKey.load(for: configuration).key != key.key)

@@ -252,7 +252,7 @@ struct MetadataTests {
 
     @Test("A BLOB that turns stale while the server runs pauses attested registrations with SERVICE_UNAVAILABLE")
     func staleWhileRunning() async throws {
-        let setup = try Setup(nextUpdate: "2026-01-10")
+        let setup = try Setup(nextUpdate: "2027-01-24")
         defer { setup.remove() }
         let server = try await setup.server()
         server.clock.advance(by: 15 * 86_400)

@@ -1,6 +1,7 @@
 import Foundation
 import PasskeyStorage
 import PasskeyStorePostgres
+import PasskeyTesting
 import PostgresNIO
 import PostgresTestSupport
 import Testing
@@ -26,16 +27,12 @@ extension PostgresFailureTests {
                 UserRecord(id: "user-pool", handle: [1], name: "user-pool", displayName: "d", createdAt: Self.now)
             )
             try await store.createFlow(
-                FlowRecord(
+                FlowRecord.fixture(
                     id: "flow-pool",
-                    kind: .registration,
                     status: .verifying,
                     userID: user.id,
                     clientTokenHash: [1],
-                    expiresAt: Self.now + 60,
-                    createdAt: Self.now,
-                    updatedAt: Self.now,
-                    payload: []
+                    expiresAt: Self.now + 60
                 )
             )
 

@@ -1,13 +1,14 @@
 import Foundation
 import PasskeyStorage
 import PasskeyStorePostgres
+import PasskeyTesting
 import PostgresNIO
 import PostgresTestSupport
 import Testing
 
 @Suite("PostgreSQL store failures", .enabled(if: TestDatabase.isConfigured, TestDatabase.skipped))
 struct PostgresFailureTests {
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let now = TestTime.fixed
 
     func connect(_ change: (inout PostgresPasskeyStore.Configuration) -> Void) async throws -> StoreError? {
         var configuration = try TestDatabase.configuration()

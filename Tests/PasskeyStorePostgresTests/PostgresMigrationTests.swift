@@ -1,6 +1,7 @@
 import Foundation
 import PasskeyStorage
 import PasskeyStorePostgres
+import PasskeyTesting
 import PostgresNIO
 import PostgresTestSupport
 import Testing
@@ -104,7 +105,7 @@ struct PostgresMigrationTests {
                 handle: Array(repeating: 7, count: 32),
                 name: "ada",
                 displayName: "Ada",
-                createdAt: Date(timeIntervalSince1970: 1_800_000_000)
+                createdAt: TestTime.fixed
             )
             _ = try await first.createUserIfAbsent(user)
             await first.shutdown()
@@ -124,7 +125,7 @@ struct PostgresMigrationTests {
                 handle: Array(repeating: 9, count: 32),
                 name: "ada",
                 displayName: "Ada",
-                createdAt: Date(timeIntervalSince1970: 1_800_000_000)
+                createdAt: TestTime.fixed
             )
             _ = try await first.createUserIfAbsent(user)
             await first.shutdown()
@@ -148,7 +149,7 @@ struct PostgresMigrationTests {
     func upgradeToWebSessions() async throws {
         try await TestDatabase.withSchema("sessions") { schema in
             let first = try await schema.connect()
-            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let now = TestTime.fixed
             let user = UserRecord(
                 id: "user-sessions",
                 handle: Array(repeating: 5, count: 32),
@@ -191,7 +192,7 @@ struct PostgresMigrationTests {
     func upgradeToWorkflowRuns() async throws {
         try await TestDatabase.withSchema("workflow_runs") { schema in
             let first = try await schema.connect()
-            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let now = TestTime.fixed
             let user = UserRecord(
                 id: "user-workflow-runs",
                 handle: Array(repeating: 6, count: 32),
@@ -199,16 +200,11 @@ struct PostgresMigrationTests {
                 displayName: "Ada",
                 createdAt: now
             )
-            let flow = FlowRecord(
+            let flow = FlowRecord.fixture(
                 id: "flow-workflow-runs",
-                kind: .registration,
                 status: .verifying,
                 userID: user.id,
-                clientTokenHash: Array(repeating: 4, count: 32),
-                expiresAt: now + 120,
-                createdAt: now,
-                updatedAt: now,
-                payload: []
+                clientTokenHash: Array(repeating: 4, count: 32)
             )
             let credential = PostgresMultiProcessTests.credential(of: user.id, flowID: flow.id)
             let session = WebSessionRecord(
@@ -275,7 +271,7 @@ struct PostgresMigrationTests {
     @Test("a schema of version 5 gets the purge indexes alone, and purging uses them")
     func upgradeToPurgeIndexes() async throws {
         try await TestDatabase.withSchema("purge") { schema in
-            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let now = TestTime.fixed
             let first = try await schema.connect()
             let old = try await first.appendAuditEvent(AuditEvent(time: now - 7200, actor: "system", action: "old"))
             let young = try await first.appendAuditEvent(AuditEvent(time: now, actor: "system", action: "young"))

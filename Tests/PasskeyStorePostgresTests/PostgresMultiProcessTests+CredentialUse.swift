@@ -17,17 +17,7 @@ extension PostgresMultiProcessTests {
         let user = try await store.createUserIfAbsent(
             UserRecord(id: id, handle: bytes(), name: id, displayName: "Ada", createdAt: now)
         )
-        let flow = FlowRecord(
-            id: "flow-\(UUID())",
-            kind: .registration,
-            status: .verifying,
-            userID: user.id,
-            clientTokenHash: bytes(),
-            expiresAt: now + 120,
-            createdAt: now,
-            updatedAt: now,
-            payload: []
-        )
+        let flow = FlowRecord.fixture(status: .verifying, userID: user.id)
         try await store.createFlow(flow)
         var credential = credential(of: user.id, flowID: flow.id)
         credential.signCount = signCount

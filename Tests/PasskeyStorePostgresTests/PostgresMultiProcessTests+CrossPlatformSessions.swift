@@ -1,6 +1,7 @@
 import Foundation
 import PasskeyStorage
 import PasskeyStorePostgres
+import PasskeyTesting
 import PostgresTestSupport
 import Testing
 
@@ -11,15 +12,11 @@ extension PostgresMultiProcessTests {
         let user = try await store.createUserIfAbsent(
             UserRecord(id: "user-\(UUID())", handle: bytes(), name: "ada", displayName: "Ada", createdAt: now)
         )
-        let flow = FlowRecord(
+        let flow = FlowRecord.fixture(
             id: "auth_\(UUID())",
             kind: .authentication,
-            status: .created,
             userID: user.id,
-            clientTokenHash: bytes(),
             expiresAt: now + 300,
-            createdAt: now,
-            updatedAt: now,
             payload: Array("{}".utf8)
         )
         try await store.createFlow(flow)

@@ -36,17 +36,7 @@ extension PostgresMultiProcessTests {
                         try await store.exchangeRecoveryToken(
                             attemptID: attempt.id,
                             tokenHash: attempt.tokenHash,
-                            registrationFlow: FlowRecord(
-                                id: "flow-\(UUID())",
-                                kind: .recoveryRegistration,
-                                status: .created,
-                                userID: user.id,
-                                clientTokenHash: Self.bytes(),
-                                expiresAt: Self.now + 120,
-                                createdAt: Self.now,
-                                updatedAt: Self.now,
-                                payload: []
-                            ),
+                            registrationFlow: FlowRecord.fixture(kind: .recoveryRegistration, userID: user.id),
                             at: Self.now
                         )
                     }

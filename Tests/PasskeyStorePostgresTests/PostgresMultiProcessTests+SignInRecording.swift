@@ -1,6 +1,7 @@
 import Foundation
 import PasskeyStorage
 import PasskeyStorePostgres
+import PasskeyTesting
 import PostgresTestSupport
 import Testing
 
@@ -9,17 +10,7 @@ import Testing
 extension PostgresMultiProcessTests {
     /// An authentication flow of `userID` waiting for its assertion's verification.
     static func verifyingFlow(of userID: String, in store: PostgresPasskeyStore) async throws -> FlowRecord {
-        let flow = FlowRecord(
-            id: "flow-\(UUID())",
-            kind: .authentication,
-            status: .verifying,
-            userID: userID,
-            clientTokenHash: bytes(),
-            expiresAt: now + 120,
-            createdAt: now,
-            updatedAt: now,
-            payload: []
-        )
+        let flow = FlowRecord.fixture(kind: .authentication, status: .verifying, userID: userID)
         try await store.createFlow(flow)
         return flow
     }

@@ -13,17 +13,7 @@ extension PostgresMultiProcessTests {
         try await withTwoStores("user_reset") { stores in
             for round in 0..<20 {
                 let fixture = try await RecoveryFixture.exchanged(in: stores[0])
-                let flow = FlowRecord(
-                    id: "flow-\(UUID())",
-                    kind: .registration,
-                    status: .verifying,
-                    userID: fixture.user.id,
-                    clientTokenHash: Self.bytes(),
-                    expiresAt: Self.now + 120,
-                    createdAt: Self.now,
-                    updatedAt: Self.now,
-                    payload: []
-                )
+                let flow = FlowRecord.fixture(status: .verifying, userID: fixture.user.id)
                 try await stores[0].createFlow(flow)
                 let thief = Self.credential(of: fixture.user.id, name: "Thief", flowID: flow.id)
                 let (registrar, resetter) = round.isMultiple(of: 2) ? (stores[0], stores[1]) : (stores[1], stores[0])

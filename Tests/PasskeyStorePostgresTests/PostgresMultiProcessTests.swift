@@ -1,15 +1,16 @@
 import Foundation
 import PasskeyStorage
 import PasskeyStorePostgres
+import PasskeyTesting
 import PostgresTestSupport
 import Testing
 
 /// Two stores with a connection pool each, as two server processes would have, sharing one database.
 @Suite("PostgreSQL store shared by two processes", .enabled(if: TestDatabase.isConfigured, TestDatabase.skipped))
 struct PostgresMultiProcessTests {
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let now = TestTime.fixed
 
-    static func bytes(_ count: Int = 32) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
+    static func bytes(_ count: Int = 32) -> [UInt8] { TestTime.randomBytes(count) }
 
     /// A passkey of `userID` (a random id unless given); the rest is what every test here takes.
     static func credential(
@@ -74,18 +75,12 @@ struct PostgresMultiProcessTests {
     func consumeChallengeRace() async throws {
         try await withTwoStores("challenge") { stores in
             let challenge = Self.bytes()
-            let flow = FlowRecord(
+            let flow = FlowRecord.fixture(
                 id: "flow-race",
                 kind: .authentication,
                 status: .optionsIssued,
-                userID: nil,
-                clientTokenHash: Self.bytes(),
                 challengeHash: challenge,
-                challengeExpiresAt: Self.now + 60,
-                expiresAt: Self.now + 120,
-                createdAt: Self.now,
-                updatedAt: Self.now,
-                payload: []
+                challengeExpiresAt: Self.now + 60
             )
             try await stores[0].createFlow(flow)
             let flowID = flow.id
@@ -102,18 +97,12 @@ struct PostgresMultiProcessTests {
     func redeemResultRace() async throws {
         try await withTwoStores("redeem") { stores in
             let token = Self.bytes()
-            let flow = FlowRecord(
+            let flow = FlowRecord.fixture(
                 id: "flow-redeem",
                 kind: .authentication,
                 status: .completed,
-                userID: nil,
-                clientTokenHash: Self.bytes(),
                 resultTokenHash: token,
-                resultExpiresAt: Self.now + 60,
-                expiresAt: Self.now + 120,
-                createdAt: Self.now,
-                updatedAt: Self.now,
-                payload: []
+                resultExpiresAt: Self.now + 60
             )
             try await stores[0].createFlow(flow)
             let flowID = flow.id
@@ -130,17 +119,7 @@ struct PostgresMultiProcessTests {
             let user = try await stores[0].createUserIfAbsent(
                 UserRecord(id: "user-race", handle: Self.bytes(), name: "ada", displayName: "Ada", createdAt: Self.now)
             )
-            let flow = FlowRecord(
-                id: "flow-limit",
-                kind: .registration,
-                status: .verifying,
-                userID: user.id,
-                clientTokenHash: Self.bytes(),
-                expiresAt: Self.now + 120,
-                createdAt: Self.now,
-                updatedAt: Self.now,
-                payload: []
-            )
+            let flow = FlowRecord.fixture(id: "flow-limit", status: .verifying, userID: user.id)
             try await stores[1].createFlow(flow)
             let outcomes = try await withThrowingTaskGroup(of: StoreError.Code?.self) { group in
                 for index in 0..<20 {
@@ -179,17 +158,7 @@ struct PostgresMultiProcessTests {
             let user = try await stores[0].createUserIfAbsent(
                 UserRecord(id: "user-names", handle: Self.bytes(), name: "ada", displayName: "Ada", createdAt: Self.now)
             )
-            let flow = FlowRecord(
-                id: "flow-names",
-                kind: .registration,
-                status: .verifying,
-                userID: user.id,
-                clientTokenHash: Self.bytes(),
-                expiresAt: Self.now + 120,
-                createdAt: Self.now,
-                updatedAt: Self.now,
-                payload: []
-            )
+            let flow = FlowRecord.fixture(id: "flow-names", status: .verifying, userID: user.id)
             try await stores[0].createFlow(flow)
             let outcomes = try await withThrowingTaskGroup(of: StoreError.Code?.self) { group in
                 for index in 0..<10 {
@@ -230,17 +199,7 @@ struct PostgresMultiProcessTests {
                 )
             }
             func flow(_ id: String, of userID: String) async throws -> FlowRecord {
-                let flow = FlowRecord(
-                    id: id,
-                    kind: .registration,
-                    status: .verifying,
-                    userID: userID,
-                    clientTokenHash: Self.bytes(),
-                    expiresAt: Self.now + 300,
-                    createdAt: Self.now,
-                    updatedAt: Self.now,
-                    payload: []
-                )
+                let flow = FlowRecord.fixture(id: id, status: .verifying, userID: userID, expiresAt: Self.now + 300)
                 try await stores[1].createFlow(flow)
                 return flow
             }

@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyStorage
+import PasskeyTesting
 import SQLiteNIO
 import Testing
 
@@ -68,34 +69,15 @@ func storeError(_ body: () async throws -> Void, sourceLocation: SourceLocation 
 }
 
 enum Sample {
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let now = TestTime.fixed
 
-    static func bytes(_ count: Int = 32) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
+    static func bytes(_ count: Int = 32) -> [UInt8] { TestTime.randomBytes(count) }
 
     /// A new user with a name of their own (user names are unique).
-    static func user() -> UserRecord {
-        let id = "user-\(UUID().uuidString.lowercased())"
-        return UserRecord(
-            id: id,
-            handle: bytes(),
-            name: "ada+\(id)@example.com",
-            displayName: "Ada Lovelace",
-            createdAt: now
-        )
-    }
+    static func user() -> UserRecord { .fixture() }
 
     static func flow(userID: String?, status: FlowStatus = .created) -> FlowRecord {
-        FlowRecord(
-            id: "flow-\(UUID().uuidString.lowercased())",
-            kind: .registration,
-            status: status,
-            userID: userID,
-            clientTokenHash: bytes(),
-            expiresAt: now + 120,
-            createdAt: now,
-            updatedAt: now,
-            payload: Array(#"{"a":1}"#.utf8)
-        )
+        .fixture(status: status, userID: userID, payload: Array(#"{"a":1}"#.utf8))
     }
 
     static func credential(userID: String, name: String = "Phone") -> CredentialRecordRow {

@@ -43,7 +43,7 @@ struct DeviceCommandTests {
     ) async throws {
         // HummingbirdTesting .live listens on a random port whatever the configuration says.
         var configuration = ServerConfiguration(port: 8080)
-        configuration.database = "memory"
+        configuration.database = .memory
         configuration.apiKeys = [.init(name: "cli-tests", key: apiKey)]
         configuration.appleApps = [.init(teamId: "ABCDE12345", bundleId: "com.example.app")]
         if let identityVerificationProvider {

@@ -21,7 +21,7 @@ public struct DevelopmentAPIKey: Sendable, Equatable {
                 "must name at least one backend API key (or pass --api-key / PASSKEYS_API_KEY): only a localhost development instance makes one up"
             )
         }
-        guard let database = try SQLiteDatabase(configuration.database) else {
+        guard case .sqlite(let database) = configuration.database else {
             return DevelopmentAPIKey(key: newKey(), file: nil)
         }
         let file = database.path + ".api-key"

@@ -53,57 +53,48 @@ extension ServerConfiguration {
         public init() {}
     }
 
-    func validateIdentityVerification() throws(ConfigurationError) {
-        let settings = identityVerification
-        guard (60...86_400).contains(settings.runLifetime) else {
-            throw ConfigurationError(field: "identityVerification.runLifetime", "must be 60 to 86400 seconds")
-        }
-        if settings.provider == .simulated, !settings.allowSimulatedOutsideLocalhost,
-            rpId != "localhost", !rpId.hasSuffix(".localhost")
-        {
+}
+
+extension ServerConfiguration.IdentityVerification {
+    /// Checks the section at `path`; the simulated provider needs the RP ID to be a localhost name (or the explicit
+    /// allowance).
+    func validate(at path: String, rpId: String) throws(ConfigurationError) {
+        try requireInRange(runLifetime, 60...86_400, "\(path).runLifetime", unit: "seconds")
+        if provider == .simulated, !allowSimulatedOutsideLocalhost, rpId != "localhost", !rpId.hasSuffix(".localhost") {
             throw ConfigurationError(
-                field: "identityVerification.provider",
+                field: "\(path).provider",
                 "is 'simulated', which verifies nobody, but rpId '\(rpId)' is not localhost: use a real provider (webhook), or set identityVerification.allowSimulatedOutsideLocalhost: true for a demo or staging server"
             )
         }
-        if settings.allowSimulatedOutsideLocalhost, settings.provider != .simulated {
+        if allowSimulatedOutsideLocalhost, provider != .simulated {
             throw ConfigurationError(
-                field: "identityVerification.allowSimulatedOutsideLocalhost",
+                field: "\(path).allowSimulatedOutsideLocalhost",
                 "is for the simulated provider only"
             )
         }
-        if settings.autoDecision != nil, settings.provider != .simulated {
-            throw ConfigurationError(field: "identityVerification.autoDecision", "is for the simulated provider only")
+        if autoDecision != nil, provider != .simulated {
+            throw ConfigurationError(field: "\(path).autoDecision", "is for the simulated provider only")
         }
-        switch (settings.provider, settings.webhook) {
+        switch (provider, webhook) {
         case (.webhook, nil):
-            throw ConfigurationError(
-                field: "identityVerification.webhook",
-                "must give url and secret for the webhook provider"
-            )
+            throw ConfigurationError(field: "\(path).webhook", "must give url and secret for the webhook provider")
         case (.webhook, let webhook?):
-            try Self.validateOrigin(
-                webhookOrigin(webhook.url),
-                field: "identityVerification.webhook.url",
+            try ServerConfiguration.validateOrigin(
+                Self.webhookOrigin(webhook.url),
+                field: "\(path).webhook.url",
                 rpId: rpId,
                 mustMatchRP: false
             )
             guard webhook.secret.utf8.count >= 32 else {
-                throw ConfigurationError(field: "identityVerification.webhook.secret", "must be at least 32 characters")
+                throw ConfigurationError(field: "\(path).webhook.secret", "must be at least 32 characters")
             }
         default:
             break
         }
-        if policy.stepUp.requireIdentityVerification, settings.provider == .disabled {
-            throw ConfigurationError(
-                field: "policy.stepUp.requireIdentityVerification",
-                "needs an identity-verification provider: set identityVerification.provider"
-            )
-        }
     }
 
     /// The origin part of a webhook URL (its path is allowed), for the origin checks.
-    private func webhookOrigin(_ url: String) -> String {
+    private static func webhookOrigin(_ url: String) -> String {
         guard let schemeEnd = url.range(of: "://") else { return url }
         let rest = url[schemeEnd.upperBound...]
         return String(url[..<schemeEnd.upperBound]) + String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })

@@ -1,16 +1,43 @@
 import Foundation
+import Logging
 
 extension ServerConfiguration {
+    /// What the command line sets over the file and the environment; nil leaves a setting as they have it.
+    public struct Overrides: Sendable, Equatable {
+        public var port: Int?
+        public var host: String?
+        /// A database setting, parsed by ``ServerConfiguration/Database/init(_:field:)``.
+        public var database: String?
+        public var apiKey: String?
+        /// A level's name: `trace`, `debug`, `info`, `notice`, `warning`, `error` or `critical`.
+        public var logLevel: String?
+        public var identityVerification: IdentityVerification.Provider?
+
+        public init(
+            port: Int? = nil,
+            host: String? = nil,
+            database: String? = nil,
+            apiKey: String? = nil,
+            logLevel: String? = nil,
+            identityVerification: IdentityVerification.Provider? = nil
+        ) {
+            self.port = port
+            self.host = host
+            self.database = database
+            self.apiKey = apiKey
+            self.logLevel = logLevel
+            self.identityVerification = identityVerification
+        }
+    }
+
     /// The configuration `passkeys serve` runs with: the file (if any; JSON, YAML or TOML by its extension), then
     /// environment variables (`PASSKEYS_DATABASE`, `PASSKEYS_PORT`, `PASSKEYS_HOST`, `PASSKEYS_API_KEY`,
-    /// `PASSKEYS_SESSION_SECRET`), then the flags given — each overriding the one before — validated.
+    /// `PASSKEYS_SESSION_SECRET`, `PASSKEYS_LOG_LEVEL`), then the command line's `overrides` — each overriding the
+    /// one before — validated. A value that cannot be parsed is an error naming the variable or the flag it came from.
     public static func load(
         file: String?,
         environment: [String: String],
-        port: Int? = nil,
-        host: String? = nil,
-        database: String? = nil,
-        apiKey: String? = nil
+        overrides: Overrides = Overrides()
     ) throws(ConfigurationError) -> ServerConfiguration {
         let environmentPort = try environment["PASSKEYS_PORT"].map { value throws(ConfigurationError) -> Int in
             guard let port = Int(value) else {
@@ -18,7 +45,7 @@ extension ServerConfiguration {
             }
             return port
         }
-        let effectivePort = port ?? environmentPort
+        let effectivePort = overrides.port ?? environmentPort
         var configuration: ServerConfiguration
         if let file {
             configuration = try ServerConfiguration(data: Self.read(file), format: Self.format(of: file))
@@ -26,15 +53,36 @@ extension ServerConfiguration {
         } else {
             configuration = ServerConfiguration(port: effectivePort ?? 8080)
         }
-        if let value = host ?? environment["PASSKEYS_HOST"] { configuration.host = value }
-        if let value = database ?? environment["PASSKEYS_DATABASE"] { configuration.database = value }
+        if let value = overrides.host ?? environment["PASSKEYS_HOST"] { configuration.host = value }
+        if case let (value, field)? = Self.pick(overrides.database, "--database", environment, "PASSKEYS_DATABASE") {
+            configuration.database = try Database(value, field: field)
+        }
         if let value = environment["PASSKEYS_SESSION_SECRET"] { configuration.web.sessionSecret = value }
-        if let value = apiKey ?? environment["PASSKEYS_API_KEY"] {
+        if let value = overrides.apiKey ?? environment["PASSKEYS_API_KEY"] {
             configuration.apiKeys.removeAll { $0.name == "command-line" }
             configuration.apiKeys.append(APIKey(name: "command-line", key: value))
         }
+        if case let (value, field)? = Self.pick(overrides.logLevel, "--log-level", environment, "PASSKEYS_LOG_LEVEL") {
+            guard let level = Logger.Level(rawValue: value) else {
+                let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ConfigurationError(field: field, "must be one of \(levels), not '\(value)'")
+            }
+            configuration.logLevel = level
+        }
+        if let provider = overrides.identityVerification { configuration.identityVerification.provider = provider }
         try configuration.validate()
         return configuration
+    }
+
+    /// The flag's value if given, else the environment variable's, with the name of the one it came from.
+    private static func pick(
+        _ flag: String?,
+        _ flagName: String,
+        _ environment: [String: String],
+        _ variable: String
+    ) -> (String, String)? {
+        if let flag { return (flag, flagName) }
+        return environment[variable].map { ($0, variable) }
     }
 
     /// This configuration with the server on `port`: web origins left to their default (`http://localhost:<port>`)
@@ -74,12 +122,8 @@ extension ServerConfiguration {
         }
     }
 
-    /// The database URL without its password, for messages and logs.
-    public var databaseForDisplay: String {
-        guard var components = URLComponents(string: database), components.password != nil else { return database }
-        components.password = "***"
-        return components.string ?? "(database URL)"
-    }
+    /// The database setting without its password, for messages and logs.
+    public var databaseForDisplay: String { database.forDisplay }
 
     /// The base URL the server answers on, for messages.
     public var baseURL: String {

@@ -20,15 +20,12 @@ extension ServerConfiguration {
         public init() {}
     }
 
-    func validateRecovery() throws(ConfigurationError) {
-        guard (60...86_400).contains(recovery.attemptLifetime) else {
-            throw ConfigurationError(field: "recovery.attemptLifetime", "must be 60 to 86400 seconds")
-        }
-        guard (1...1000).contains(recovery.maxAttemptsPerUser) else {
-            throw ConfigurationError(field: "recovery.maxAttemptsPerUser", "must be 1 to 1000")
-        }
-        guard (60...2_592_000).contains(recovery.attemptWindow) else {
-            throw ConfigurationError(field: "recovery.attemptWindow", "must be 60 to 2592000 seconds")
-        }
+}
+
+extension ServerConfiguration.Recovery {
+    func validate(at path: String) throws(ConfigurationError) {
+        try requireInRange(attemptLifetime, 60...86_400, "\(path).attemptLifetime", unit: "seconds")
+        try requireInRange(maxAttemptsPerUser, 1...1000, "\(path).maxAttemptsPerUser")
+        try requireInRange(attemptWindow, 60...2_592_000, "\(path).attemptWindow", unit: "seconds")
     }
 }

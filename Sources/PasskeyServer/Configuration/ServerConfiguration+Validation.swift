@@ -2,7 +2,8 @@ import Foundation
 import WebAuthn
 
 extension ServerConfiguration {
-    /// Checks every field; the first problem is thrown, naming the field.
+    /// Checks every field; the first problem is thrown, naming the field. Each section checks itself at its path;
+    /// what joins two sections is checked here. (The database was checked when its setting was parsed.)
     public func validate() throws(ConfigurationError) {
         do {
             _ = try RequestOptionsBuilder(relyingPartyID: rpId).build(challenge: [UInt8](repeating: 0, count: 16))
@@ -19,149 +20,24 @@ extension ServerConfiguration {
         for (index, origin) in relatedOrigins.enumerated() {
             try Self.validateOrigin(origin, field: "relatedOrigins[\(index)]", rpId: rpId, mustMatchRP: false)
         }
-        for (index, app) in appleApps.enumerated() {
-            guard app.teamId.count == 10, app.teamId.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) })
-            else {
-                throw ConfigurationError(field: "appleApps[\(index)].teamId", "must be a 10-character Apple team ID")
-            }
-            guard !app.bundleId.isEmpty, !app.bundleId.contains(" ") else {
-                throw ConfigurationError(
-                    field: "appleApps[\(index)].bundleId",
-                    "must be a bundle identifier such as com.example.app"
-                )
-            }
-        }
-        for (index, app) in androidApps.enumerated() {
-            guard !app.packageName.isEmpty, !app.packageName.contains(" ") else {
-                throw ConfigurationError(
-                    field: "androidApps[\(index)].packageName",
-                    "must be a package name such as com.example.app"
-                )
-            }
-            guard !app.sha256CertFingerprints.isEmpty else {
-                throw ConfigurationError(
-                    field: "androidApps[\(index)].sha256CertFingerprints",
-                    "must list the app's signing certificate fingerprints"
-                )
-            }
-            for (fingerprintIndex, fingerprint) in app.sha256CertFingerprints.enumerated()
-            where Self.fingerprintBytes(fingerprint) == nil {
-                throw ConfigurationError(
-                    field: "androidApps[\(index)].sha256CertFingerprints[\(fingerprintIndex)]",
-                    "must be 32 bytes in hex separated by ':' (as keytool prints it)"
-                )
-            }
-        }
-        guard (0...65535).contains(port) else {
-            throw ConfigurationError(field: "port", "must be 1 to 65535, or 0 for a free port the system chooses")
-        }
-        guard
-            try SQLiteDatabase(database) != nil || database.hasPrefix("postgres://")
-                || database.hasPrefix("postgresql://") || database == "memory"
-        else {
-            throw ConfigurationError(field: "database", "must be sqlite:PATH, postgres://… or memory")
-        }
-        for (index, key) in apiKeys.enumerated() {
-            guard !key.name.isEmpty else {
-                throw ConfigurationError(field: "apiKeys[\(index)].name", "must not be empty")
-            }
-            switch (key.key, key.sha256) {
-            case (let secret?, nil):
-                guard secret.count >= 24 else {
-                    throw ConfigurationError(field: "apiKeys[\(index)].key", "must be at least 24 characters")
-                }
-            case (nil, let hash?):
-                guard hash.count == 64, hash.allSatisfy(\.isHexDigit) else {
-                    throw ConfigurationError(field: "apiKeys[\(index)].sha256", "must be 64 hex digits")
-                }
-            default:
-                throw ConfigurationError(field: "apiKeys[\(index)]", "needs exactly one of 'key' and 'sha256'")
-            }
-        }
-        for (index, alg) in policy.algorithms.enumerated()
-        where !COSEAlgorithmIdentifier.supported.contains(COSEAlgorithmIdentifier(rawValue: alg)) {
-            throw ConfigurationError(field: "policy.algorithms[\(index)]", "is not a supported COSE algorithm")
-        }
-        guard !policy.algorithms.isEmpty else {
-            throw ConfigurationError(field: "policy.algorithms", "must not be empty")
-        }
-        for format in policy.trustAnchors.keys
-        where !AttestationFormat.supported.contains(AttestationFormat(rawValue: format)) {
-            throw ConfigurationError(field: "policy.trustAnchors.\(format)", "is not a supported attestation format")
-        }
-        if let metadata = policy.metadata {
-            guard !metadata.blob.isEmpty else {
-                throw ConfigurationError(field: "policy.metadata.blob", "must name the metadata BLOB file")
-            }
-            guard !metadata.rootCertificates.isEmpty else {
-                throw ConfigurationError(
-                    field: "policy.metadata.rootCertificates",
-                    "must list the PEM file of the metadata service's root certificate"
-                )
-            }
-        }
-        guard (1...100).contains(policy.maxCredentialsPerUser) else {
-            throw ConfigurationError(field: "policy.maxCredentialsPerUser", "must be 1 to 100")
-        }
-        let lifetimes = [
-            ("challenge", expiries.challenge), ("registrationAttempt", expiries.registrationAttempt),
-            ("authenticationSession", expiries.authenticationSession), ("resultToken", expiries.resultToken),
-            ("reservation", expiries.reservation), ("handoff", expiries.handoff),
-        ]
-        for (name, seconds) in lifetimes where !(5...86_400).contains(seconds) {
-            throw ConfigurationError(field: "expiries.\(name)", "must be 5 to 86400 seconds")
-        }
-        let rates = [
-            ("clientRequestsPerMinute", limits.clientRequestsPerMinute, 1_000_000),
-            ("failedAssertionsPerCredential", limits.failedAssertionsPerCredential, 10_000),
-            ("failedAssertionsPerIP", limits.failedAssertionsPerIP, 1_000_000),
-            ("failureWindowSeconds", limits.failureWindowSeconds, 86_400),
-            ("idleTimeoutSeconds", limits.idleTimeoutSeconds, 3_600),
-            ("requestHeaderTimeoutSeconds", limits.requestHeaderTimeoutSeconds, 300),
-            ("requestBodyTimeoutSeconds", limits.requestBodyTimeoutSeconds, 3_600),
-            ("maxConnections", limits.maxConnections, 1_000_000),
-            ("maxEventStreams", limits.maxEventStreams, 1_000_000),
-            ("maxEventStreamsPerHandoff", limits.maxEventStreamsPerHandoff, 1_000),
-            ("maxEventStreamsPerClient", limits.maxEventStreamsPerClient, 1_000_000),
-        ]
-        for (name, value, maximum) in rates where !(1...maximum).contains(value) {
-            throw ConfigurationError(field: "limits.\(name)", "must be 1 to \(maximum)")
-        }
-        guard (1024...(16 * 1024 * 1024)).contains(limits.maxRequestBodyBytes) else {
-            throw ConfigurationError(field: "limits.maxRequestBodyBytes", "must be 1 KiB to 16 MiB")
-        }
-        for (index, proxy) in limits.trustedProxies.enumerated() where IPAddressRange(proxy) == nil {
+        for (index, app) in appleApps.enumerated() { try app.validate(at: "appleApps[\(index)]") }
+        for (index, app) in androidApps.enumerated() { try app.validate(at: "androidApps[\(index)]") }
+        try requireInRange(port, 0...65535, "port", "must be 1 to 65535, or 0 for a free port the system chooses")
+        for (index, key) in apiKeys.enumerated() { try key.validate(at: "apiKeys[\(index)]") }
+        try policy.validate(at: "policy")
+        try expiries.validate(at: "expiries")
+        try limits.validate(at: "limits")
+        try retention.validate(at: "retention")
+        try web.validate(at: "web")
+        try identityVerification.validate(at: "identityVerification", rpId: rpId)
+        if policy.stepUp.requireIdentityVerification, identityVerification.provider == .disabled {
             throw ConfigurationError(
-                field: "limits.trustedProxies[\(index)]",
-                "must be an IP address or a CIDR range such as 10.0.0.0/8"
+                field: "policy.stepUp.requireIdentityVerification",
+                "needs an identity-verification provider: set identityVerification.provider"
             )
         }
-        let retentionBounds = [
-            ("auditDays", retention.auditDays, 0...36_500, "0 (keep forever) to 36500 days"),
-            ("purgeIntervalSeconds", retention.purgeIntervalSeconds, 10...86_400, "10 to 86400 seconds"),
-            ("purgeBatch", retention.purgeBatch, 1...100_000, "1 to 100000"),
-        ]
-        for (name, value, range, bounds) in retentionBounds where !range.contains(value) {
-            throw ConfigurationError(field: "retention.\(name)", "must be \(bounds)")
-        }
-        if let secret = web.sessionSecret, secret.utf8.count < 32 {
-            throw ConfigurationError(field: "web.sessionSecret", "must be at least 32 characters")
-        }
-        guard (60...2_592_000).contains(web.sessionLifetime) else {
-            throw ConfigurationError(field: "web.sessionLifetime", "must be 60 to 2592000 seconds")
-        }
-        guard (1...1000).contains(web.maxSessionsPerUser) else {
-            throw ConfigurationError(field: "web.maxSessionsPerUser", "must be 1 to 1000")
-        }
-        for (index, id) in web.operators.enumerated() where (try? Validation.userID(id)) == nil {
-            throw ConfigurationError(
-                field: "web.operators[\(index)]",
-                "must be a user id (1 to 128 URL-safe characters)"
-            )
-        }
-        try validateIdentityVerification()
-        try validateCrossDevice()
-        try validateRecovery()
+        try crossDevice.validate(at: "crossDevice")
+        try recovery.validate(at: "recovery")
     }
 
     static func validateOrigin(
@@ -199,21 +75,176 @@ extension ServerConfiguration {
     }
 }
 
-extension ServerConfiguration {
-    /// `crossDevice`: the link a handoff opens is absolute, has no fragment (the token goes there), and is short
-    /// enough for a QR code of version 10 with the token.
-    func validateCrossDevice() throws(ConfigurationError) {
-        guard (1...10).contains(crossDevice.codeAttempts) else {
-            throw ConfigurationError(field: "crossDevice.codeAttempts", "must be 1 to 10")
+extension ServerConfiguration.AppleApp {
+    func validate(at path: String) throws(ConfigurationError) {
+        guard teamId.count == 10, teamId.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
+            throw ConfigurationError(field: "\(path).teamId", "must be a 10-character Apple team ID")
         }
-        guard let linkBase = crossDevice.linkBase else { return }
+        guard !bundleId.isEmpty, !bundleId.contains(" ") else {
+            throw ConfigurationError(field: "\(path).bundleId", "must be a bundle identifier such as com.example.app")
+        }
+    }
+}
+
+extension ServerConfiguration.AndroidApp {
+    func validate(at path: String) throws(ConfigurationError) {
+        guard !packageName.isEmpty, !packageName.contains(" ") else {
+            throw ConfigurationError(field: "\(path).packageName", "must be a package name such as com.example.app")
+        }
+        guard !sha256CertFingerprints.isEmpty else {
+            throw ConfigurationError(
+                field: "\(path).sha256CertFingerprints",
+                "must list the app's signing certificate fingerprints"
+            )
+        }
+        for (index, fingerprint) in sha256CertFingerprints.enumerated()
+        where ServerConfiguration.fingerprintBytes(fingerprint) == nil {
+            throw ConfigurationError(
+                field: "\(path).sha256CertFingerprints[\(index)]",
+                "must be 32 bytes in hex separated by ':' (as keytool prints it)"
+            )
+        }
+    }
+}
+
+extension ServerConfiguration.APIKey {
+    func validate(at path: String) throws(ConfigurationError) {
+        guard !name.isEmpty else { throw ConfigurationError(field: "\(path).name", "must not be empty") }
+        switch (key, sha256) {
+        case (let secret?, nil):
+            guard secret.count >= 24 else {
+                throw ConfigurationError(field: "\(path).key", "must be at least 24 characters")
+            }
+        case (nil, let hash?):
+            guard hash.count == 64, hash.allSatisfy(\.isHexDigit) else {
+                throw ConfigurationError(field: "\(path).sha256", "must be 64 hex digits")
+            }
+        default:
+            throw ConfigurationError(field: path, "needs exactly one of 'key' and 'sha256'")
+        }
+    }
+}
+
+extension ServerConfiguration.Policy {
+    func validate(at path: String) throws(ConfigurationError) {
+        for (index, alg) in algorithms.enumerated()
+        where !COSEAlgorithmIdentifier.supported.contains(COSEAlgorithmIdentifier(rawValue: alg)) {
+            throw ConfigurationError(field: "\(path).algorithms[\(index)]", "is not a supported COSE algorithm")
+        }
+        guard !algorithms.isEmpty else { throw ConfigurationError(field: "\(path).algorithms", "must not be empty") }
+        for format in trustAnchors.keys
+        where !AttestationFormat.supported.contains(AttestationFormat(rawValue: format)) {
+            throw ConfigurationError(field: "\(path).trustAnchors.\(format)", "is not a supported attestation format")
+        }
+        if let metadata {
+            guard !metadata.blob.isEmpty else {
+                throw ConfigurationError(field: "\(path).metadata.blob", "must name the metadata BLOB file")
+            }
+            guard !metadata.rootCertificates.isEmpty else {
+                throw ConfigurationError(
+                    field: "\(path).metadata.rootCertificates",
+                    "must list the PEM file of the metadata service's root certificate"
+                )
+            }
+        }
+        try requireInRange(maxCredentialsPerUser, 1...100, "\(path).maxCredentialsPerUser")
+    }
+}
+
+extension ServerConfiguration.Expiries {
+    func validate(at path: String) throws(ConfigurationError) {
+        let lifetimes = [
+            ("challenge", challenge), ("registrationAttempt", registrationAttempt),
+            ("authenticationSession", authenticationSession), ("resultToken", resultToken),
+            ("reservation", reservation), ("handoff", handoff),
+        ]
+        for (name, seconds) in lifetimes {
+            try requireInRange(seconds, 5...86_400, "\(path).\(name)", unit: "seconds")
+        }
+    }
+}
+
+extension ServerConfiguration.Limits {
+    func validate(at path: String) throws(ConfigurationError) {
+        let rates = [
+            ("clientRequestsPerMinute", clientRequestsPerMinute, 1_000_000),
+            ("failedAssertionsPerCredential", failedAssertionsPerCredential, 10_000),
+            ("failedAssertionsPerIP", failedAssertionsPerIP, 1_000_000),
+            ("failureWindowSeconds", failureWindowSeconds, 86_400),
+            ("idleTimeoutSeconds", idleTimeoutSeconds, 3_600),
+            ("requestHeaderTimeoutSeconds", requestHeaderTimeoutSeconds, 300),
+            ("requestBodyTimeoutSeconds", requestBodyTimeoutSeconds, 3_600),
+            ("maxConnections", maxConnections, 1_000_000),
+            ("maxEventStreams", maxEventStreams, 1_000_000),
+            ("maxEventStreamsPerHandoff", maxEventStreamsPerHandoff, 1_000),
+            ("maxEventStreamsPerClient", maxEventStreamsPerClient, 1_000_000),
+        ]
+        for (name, value, maximum) in rates {
+            try requireInRange(value, 1...maximum, "\(path).\(name)")
+        }
+        let bodyBytes = 1024...(16 * 1024 * 1024)
+        try requireInRange(maxRequestBodyBytes, bodyBytes, "\(path).maxRequestBodyBytes", "must be 1 KiB to 16 MiB")
+        for (index, proxy) in trustedProxies.enumerated() where IPAddressRange(proxy) == nil {
+            throw ConfigurationError(
+                field: "\(path).trustedProxies[\(index)]",
+                "must be an IP address or a CIDR range such as 10.0.0.0/8"
+            )
+        }
+    }
+}
+
+extension ServerConfiguration.Retention {
+    func validate(at path: String) throws(ConfigurationError) {
+        try requireInRange(auditDays, 0...36_500, "\(path).auditDays", "must be 0 (keep forever) to 36500 days")
+        try requireInRange(purgeIntervalSeconds, 10...86_400, "\(path).purgeIntervalSeconds", unit: "seconds")
+        try requireInRange(purgeBatch, 1...100_000, "\(path).purgeBatch")
+    }
+}
+
+extension ServerConfiguration.Web {
+    func validate(at path: String) throws(ConfigurationError) {
+        if let sessionSecret, sessionSecret.utf8.count < 32 {
+            throw ConfigurationError(field: "\(path).sessionSecret", "must be at least 32 characters")
+        }
+        try requireInRange(sessionLifetime, 60...2_592_000, "\(path).sessionLifetime", unit: "seconds")
+        try requireInRange(maxSessionsPerUser, 1...1000, "\(path).maxSessionsPerUser")
+        for (index, id) in operators.enumerated() where (try? Validation.userID(id)) == nil {
+            throw ConfigurationError(
+                field: "\(path).operators[\(index)]",
+                "must be a user id (1 to 128 URL-safe characters)"
+            )
+        }
+    }
+}
+
+extension ServerConfiguration.CrossDevice {
+    /// The link a handoff opens is absolute, has no fragment (the token goes there), and is short enough for a QR
+    /// code of version 10 with the token.
+    func validate(at path: String) throws(ConfigurationError) {
+        try requireInRange(codeAttempts, 1...10, "\(path).codeAttempts")
+        guard let linkBase else { return }
         guard let components = URLComponents(string: linkBase), let scheme = components.scheme, !scheme.isEmpty,
             components.fragment == nil, linkBase.utf8.count <= 120, !linkBase.contains(" ")
         else {
             throw ConfigurationError(
-                field: "crossDevice.linkBase",
+                field: "\(path).linkBase",
                 "must be an absolute link without a fragment, at most 120 bytes, such as https://example.com/approve or myapp://approve"
             )
         }
     }
+}
+
+/// Throws `message` (by default "must be LOWER to UPPER", then `unit`) naming `field` when `value` is outside `range`.
+func requireInRange(
+    _ value: Int,
+    _ range: ClosedRange<Int>,
+    _ field: String,
+    unit: String = "",
+    _ message: String? = nil
+) throws(ConfigurationError) {
+    guard !range.contains(value) else { return }
+    throw ConfigurationError(
+        field: field,
+        message ?? "must be \(range.lowerBound) to \(range.upperBound)\(unit.isEmpty ? "" : " \(unit)")"
+    )
 }

@@ -1,4 +1,5 @@
 public import Foundation
+public import Logging
 public import WebAuthn
 
 /// Everything a server instance is configured with (DESIGN §4). Decoded from a JSON, YAML or TOML file, then
@@ -16,8 +17,8 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var androidApps: [AndroidApp]
     public var host: String
     public var port: Int
-    /// `sqlite:PATH`, or `postgres://user:password@host:port/database`.
-    public var database: String
+    /// `sqlite:PATH`, `postgres://user:password@host:port/database`, or `memory`.
+    public var database: Database
     public var apiKeys: [APIKey]
     public var policy: Policy
     public var expiries: Expiries
@@ -27,6 +28,14 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var identityVerification: IdentityVerification
     public var crossDevice: CrossDevice
     public var recovery: Recovery
+    /// The least severe messages logged. Not a file setting: `PASSKEYS_LOG_LEVEL` or `--log-level` (see ``load``).
+    public var logLevel: Logger.Level = .info
+
+    /// The file's members: every setting but ``logLevel``.
+    enum CodingKeys: String, CodingKey {
+        case rpId, rpName, webOrigins, relatedOrigins, appleApps, androidApps, host, port, database, apiKeys, policy
+        case expiries, limits, retention, web, identityVerification, crossDevice, recovery
+    }
 
     public struct AppleApp: Sendable, Codable, Equatable {
         public var teamId: String
@@ -216,7 +225,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         androidApps = []
         host = "127.0.0.1"
         self.port = port
-        database = "sqlite:passkeys.sqlite"
+        database = .sqlite(SQLiteDatabase(path: "passkeys.sqlite"))
         apiKeys = []
         policy = Policy()
         expiries = Expiries()
@@ -250,6 +259,8 @@ extension ServerConfiguration {
                 ServerConfiguration.self,
                 from: JSONSerialization.data(withJSONObject: merged)
             )
+        } catch let error as ConfigurationError {
+            throw error
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             throw ConfigurationError(field: context.codingPath.dottedPath, "has the wrong type")
         } catch let DecodingError.keyNotFound(key, context) {

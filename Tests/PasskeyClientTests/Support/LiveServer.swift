@@ -15,7 +15,7 @@ enum LiveServer {
     static func configuration(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) -> ServerConfiguration {
         // HummingbirdTesting .live listens on a random port whatever the configuration says.
         var configuration = ServerConfiguration(port: 8080)
-        configuration.database = "memory"
+        configuration.database = .memory
         configuration.apiKeys = [.init(name: "tests", key: apiKey)]
         configuration.appleApps = [.init(teamId: "ABCDE12345", bundleId: "com.example.app")]
         adjust(&configuration)

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import PasskeyServer
 import PasskeyStorage
+import PasskeyTesting
 import WebAuthn
 
 /// A `PasskeyService` with a movable clock, captured logs and one backend API key, and the HTTP application
@@ -38,7 +39,7 @@ struct TestServer: Sendable {
             configuration: configuration,
             store: store,
             logger: logs.logger("passkeys"),
-            now: { clock.now },
+            now: clock.read,
             metadata: metadata
         )
     }
