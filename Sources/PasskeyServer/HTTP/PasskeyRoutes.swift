@@ -160,22 +160,18 @@ public enum PasskeyRoutes {
     static func client(_ s: PasskeyService) -> [Route] {
         let a = s.authorization
         return [
-            Route.flow(
+            Route.client(
                 .post,
                 "/v1/client/registrations/{registrationAttemptId}/options",
-                .registration,
-                id: "registrationAttemptId",
-                a
+                .flow(.registration, id: "registrationAttemptId", a)
             ) { _, _, flow in
                 JSONBody.response(try await s.registration.options(for: flow))
             },
             // The flow is resolved before the body is read, so a caller without its token learns nothing from validation.
-            Route.flow(
+            Route.client(
                 .post,
                 "/v1/client/registrations/{registrationAttemptId}/complete",
-                .registration,
-                id: "registrationAttemptId",
-                a
+                .flow(.registration, id: "registrationAttemptId", a)
             ) { request, call, flow in
                 JSONBody.response(
                     try await s.registration.complete(
@@ -186,33 +182,27 @@ public enum PasskeyRoutes {
                     status: .created
                 )
             },
-            Route.flow(
+            Route.client(
                 .post,
                 "/v1/client/authentications/{biometricPasskeySessionId}/options",
-                .authentication,
-                id: "biometricPasskeySessionId",
-                a
+                .flow(.authentication, id: "biometricPasskeySessionId", a)
             ) { _, _, flow in
                 JSONBody.response(try await s.signIn.options(for: flow))
             },
-            Route.flow(
+            Route.client(
                 .post,
                 "/biometric-passkey/mobile/step-up/{biometricPasskeySessionId}/idv/start",
-                .authentication,
-                id: "biometricPasskeySessionId",
-                a
+                .flow(.authentication, id: "biometricPasskeySessionId", a)
             ) { _, call, flow in
                 JSONBody.response(
                     try await s.signIn.startIdentityVerification(for: flow, by: call.caller),
                     status: .created
                 )
             },
-            Route.flow(
+            Route.client(
                 .post,
                 "/v1/client/authentications/{biometricPasskeySessionId}/complete",
-                .authentication,
-                id: "biometricPasskeySessionId",
-                a
+                .flow(.authentication, id: "biometricPasskeySessionId", a)
             ) { request, call, flow in
                 JSONBody.response(
                     try await s.signIn.complete(
@@ -222,7 +212,8 @@ public enum PasskeyRoutes {
                     )
                 )
             },
-            Route.recoveryDevice(.post, "/biometric-passkey/mobile/recovery/{recoveryAttemptId}/idv/start", a) {
+            Route.client(.post, "/biometric-passkey/mobile/recovery/{recoveryAttemptId}/idv/start", .recoveryDevice(a))
+            {
                 _,
                 call,
                 attempt in
@@ -252,7 +243,7 @@ public enum PasskeyRoutes {
                     try await s.handoff.resume(try await call.body(ResumeHandoffRequest.self, request), by: call.caller)
                 )
             },
-            Route.phone(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/confirm", a) {
+            Route.client(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/confirm", .handoff(.phone, a)) {
                 request,
                 call,
                 handoff in
@@ -264,10 +255,17 @@ public enum PasskeyRoutes {
                     )
                 )
             },
-            Route.phone(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/reject", a) { _, call, handoff in
+            Route.client(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/reject", .handoff(.phone, a)) {
+                _,
+                call,
+                handoff in
                 JSONBody.response(try await s.handoff.reject(handoff, by: call.caller))
             },
-            Route.phone(.post, "/biometric-passkey/mobile/cross-platform/{crossPlatformSessionId}/idv/start", a) {
+            Route.client(
+                .post,
+                "/biometric-passkey/mobile/cross-platform/{crossPlatformSessionId}/idv/start",
+                .handoff(.phone, a)
+            ) {
                 _,
                 call,
                 handoff in
@@ -276,16 +274,20 @@ public enum PasskeyRoutes {
                     status: .created
                 )
             },
-            Route.firstDevice(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/cancel", a) {
+            Route.client(.post, "/v1/client/cross-platform/{crossPlatformSessionId}/cancel", .handoff(.firstDevice, a))
+            {
                 _,
                 call,
                 handoff in
                 JSONBody.response(try await s.handoff.cancel(handoff, by: call.caller))
             },
-            Route.firstDevice(.get, "/v1/client/cross-platform/{crossPlatformSessionId}/status", a) { _, _, handoff in
+            Route.client(.get, "/v1/client/cross-platform/{crossPlatformSessionId}/status", .handoff(.firstDevice, a)) {
+                _,
+                _,
+                handoff in
                 JSONBody.response(try await s.handoff.status(of: handoff))
             },
-            Route.firstDevice(.get, "/v1/client/cross-platform/{crossPlatformSessionId}/events", a) {
+            Route.client(.get, "/v1/client/cross-platform/{crossPlatformSessionId}/events", .handoff(.firstDevice, a)) {
                 _,
                 call,
                 handoff in

@@ -99,68 +99,16 @@ extension Route {
         Route(method, path, .open, handler)
     }
 
-    /// A client route that drives one flow of `kind`, named by the path parameter `id`: the flow its bearer token
-    /// authorizes (``ClientAuthorization/flow(id:token:kind:)``) is resolved before the handler runs, and handed to it.
-    static func flow(
+    /// A client route: the credential its caller presents is resolved by `access` (``ClientAuthorization``) before
+    /// the handler runs, and what it authorizes — a flow, a handoff, a recovery attempt — is handed to the handler.
+    static func client<Record: Sendable>(
         _ method: HTTPRequest.Method,
         _ path: String,
-        _ kind: FlowKind,
-        id: String,
-        _ authorization: ClientAuthorization,
-        _ handler: @escaping @Sendable (Request, RouteCall, FlowRecord) async throws -> Response
+        _ access: ClientAccess<Record>,
+        _ handler: @escaping @Sendable (Request, RouteCall, Record) async throws -> Response
     ) -> Route {
         Route(method, path, .client) { request, _, call in
-            let flow = try await authorization.flow(id: try call.parameter(id), token: call.bearerToken, kind: kind)
-            return try await handler(request, call, flow)
-        }
-    }
-
-    /// A client route of the phone in a handoff: the handoff its client token (from the claim) drives is resolved
-    /// first.
-    static func phone(
-        _ method: HTTPRequest.Method,
-        _ path: String,
-        _ authorization: ClientAuthorization,
-        _ handler: @escaping @Sendable (Request, RouteCall, CrossPlatformSessionRecord) async throws -> Response
-    ) -> Route {
-        Route(method, path, .client) { request, _, call in
-            let session = try await authorization.handoffForPhone(
-                id: try call.parameter("crossPlatformSessionId"),
-                token: call.bearerToken
-            )
-            return try await handler(request, call, session)
-        }
-    }
-
-    /// A client route of the first device in a handoff: the handoff its poll token follows is resolved first.
-    static func firstDevice(
-        _ method: HTTPRequest.Method,
-        _ path: String,
-        _ authorization: ClientAuthorization,
-        _ handler: @escaping @Sendable (Request, RouteCall, CrossPlatformSessionRecord) async throws -> Response
-    ) -> Route {
-        Route(method, path, .client) { request, _, call in
-            let session = try await authorization.handoffForFirstDevice(
-                id: try call.parameter("crossPlatformSessionId"),
-                token: call.bearerToken
-            )
-            return try await handler(request, call, session)
-        }
-    }
-
-    /// A client route of a recovery's new device with the recovery token as bearer: the attempt is resolved first.
-    static func recoveryDevice(
-        _ method: HTTPRequest.Method,
-        _ path: String,
-        _ authorization: ClientAuthorization,
-        _ handler: @escaping @Sendable (Request, RouteCall, RecoveryAttemptRecord) async throws -> Response
-    ) -> Route {
-        Route(method, path, .client) { request, _, call in
-            let attempt = try await authorization.recoveryAttempt(
-                id: try call.parameter("recoveryAttemptId"),
-                token: call.bearerToken
-            )
-            return try await handler(request, call, attempt)
+            try await handler(request, call, try await access.resolve(call))
         }
     }
 
@@ -169,5 +117,45 @@ extension Route {
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         return String(parts[1]).trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// How a client route resolves its caller's bearer token to what it may drive.
+struct ClientAccess<Record: Sendable>: Sendable {
+    let resolve: @Sendable (RouteCall) async throws(APIError) -> Record
+}
+
+extension ClientAccess where Record == FlowRecord {
+    /// The flow of `kind` named by the path parameter `id`, driven by its client token.
+    static func flow(_ kind: FlowKind, id: String, _ authorization: ClientAuthorization) -> Self {
+        Self { call throws(APIError) in
+            try await authorization.flow(id: try call.parameter(id), token: call.bearerToken, kind: kind)
+        }
+    }
+}
+
+extension ClientAccess where Record == CrossPlatformSessionRecord {
+    /// The handoff of the path, driven by the phone (its claim's client token) or followed by the first device (its
+    /// poll token).
+    static func handoff(_ side: ClientAuthorization.HandoffSide, _ authorization: ClientAuthorization) -> Self {
+        Self { call throws(APIError) in
+            try await authorization.handoff(
+                id: try call.parameter("crossPlatformSessionId"),
+                token: call.bearerToken,
+                side: side
+            )
+        }
+    }
+}
+
+extension ClientAccess where Record == RecoveryAttemptRecord {
+    /// The recovery attempt of the path, with its recovery token as bearer.
+    static func recoveryDevice(_ authorization: ClientAuthorization) -> Self {
+        Self { call throws(APIError) in
+            try await authorization.recoveryAttempt(
+                id: try call.parameter("recoveryAttemptId"),
+                token: call.bearerToken
+            )
+        }
     }
 }

@@ -5,7 +5,7 @@ public import ServiceLifecycle
 
 /// The background purge, which keeps the database from growing with what is over: every
 /// `retention.purgeIntervalSeconds` (the first one interval after start) it calls
-/// ``PasskeyStore/purge(before:auditBefore:limit:)`` with a batch of `retention.purgeBatch`, again while a kind comes
+/// ``StorePurging/purge(before:auditBefore:limit:)`` with a batch of `retention.purgeBatch`, again while a kind comes
 /// back full, at most ``batchesPerRound`` times, and logs what it deleted.
 ///
 /// Flows, reservations, web sessions and limit windows are deleted ``grace`` after they end, so that servers whose

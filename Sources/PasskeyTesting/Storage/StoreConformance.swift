@@ -89,23 +89,16 @@ func requireStoreError(_ code: StoreError.Code, _ body: () async throws -> Void)
     throw StoreConformanceFailure(description: "expected \(code.rawValue), but the operation succeeded")
 }
 
-/// Fixture values for the checks. Times are whole seconds, which every adapter stores exactly.
+/// Fixture values for the checks, on the published fixtures (``TestTime``, `UserRecord.fixture`,
+/// `FlowRecord.fixture`). Times are whole seconds, which every adapter stores exactly.
 enum Fixture {
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let now = TestTime.fixed
 
     static func id(_ prefix: String) -> String { "\(prefix)-\(UUID().uuidString.lowercased())" }
     static func bytes(_ count: Int = 32) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
 
     /// A new user with a name of their own (user names are unique).
-    static func user() -> UserRecord {
-        UserRecord(
-            id: id("user"),
-            handle: bytes(),
-            name: id("ada") + "@example.com",
-            displayName: "Ada Lovelace",
-            createdAt: now
-        )
-    }
+    static func user() -> UserRecord { .fixture() }
 
     static func credential(
         userID: String,
@@ -143,15 +136,11 @@ enum Fixture {
         status: FlowStatus = .created,
         expiresAt: Date = now + 120
     ) -> FlowRecord {
-        FlowRecord(
-            id: id("flow"),
+        .fixture(
             kind: kind,
             status: status,
             userID: userID,
-            clientTokenHash: bytes(),
             expiresAt: expiresAt,
-            createdAt: now,
-            updatedAt: now,
             payload: Array(#"{"name":"x"}"#.utf8)
         )
     }

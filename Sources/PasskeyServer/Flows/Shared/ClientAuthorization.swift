@@ -28,22 +28,16 @@ struct ClientAuthorization: ServiceFlow {
         return flow
     }
 
-    /// The handoff the phone drives with the client token its claim returned.
-    func handoffForPhone(id: String, token: String?) async throws(APIError) -> CrossPlatformSessionRecord {
-        guard
-            let session = try await record(
-                id,
-                token,
-                .unauthenticated,
-                { try await store.crossPlatformSession(id: id) }
-            ),
-            Self.holds(token, for: session.clientTokenHash)
-        else { throw APIError.unauthenticated }
-        return session
+    /// The two devices of a handoff, each with a token of its own.
+    enum HandoffSide: Sendable {
+        /// The phone, with the client token its claim returned.
+        case phone
+        /// The first device, with the poll token it follows the handoff with (status, events, cancel).
+        case firstDevice
     }
 
-    /// The handoff the first device follows (status, events, cancel) with its poll token.
-    func handoffForFirstDevice(id: String, token: String?) async throws(APIError) -> CrossPlatformSessionRecord {
+    /// The handoff `side`'s token drives or follows.
+    func handoff(id: String, token: String?, side: HandoffSide) async throws(APIError) -> CrossPlatformSessionRecord {
         guard
             let session = try await record(
                 id,
@@ -51,7 +45,7 @@ struct ClientAuthorization: ServiceFlow {
                 .unauthenticated,
                 { try await store.crossPlatformSession(id: id) }
             ),
-            Self.holds(token, for: session.pollTokenHash)
+            Self.holds(token, for: side == .phone ? session.clientTokenHash : session.pollTokenHash)
         else { throw APIError.unauthenticated }
         return session
     }

@@ -4,7 +4,7 @@ import PasskeyStorage
 import WebAuthn
 
 /// A limit against guessing: at most `limit` failures per `window` seconds for one key. Its counter is in the store
-/// (``PasskeyStore/countLimitEvent(keyHash:window:at:)``), keyed by the SHA-256 of `key`, so every server process
+/// (``LimitStore/countLimitEvent(keyHash:window:at:)``), keyed by the SHA-256 of `key`, so every server process
 /// sharing a database counts every failure (DESIGN §7).
 struct FailureLimit: Sendable {
     /// What is counted and for whom, e.g. `failed-assertion:ip:203.0.113.5`; it reaches the store only hashed.
