@@ -51,10 +51,12 @@ extension PostgresPasskeyStore {
     public func users(
         matching query: String?,
         after: String?,
-        limit: Int
+        limit: Int,
+        order: UserOrder
     ) async throws(StoreError) -> [UserSummary] {
         guard limit > 0 else { return [] }
         let query = query.flatMap { $0.isEmpty ? nil : $0 }
+        let column = order == .name ? "name" : "id"
         // Ids compare in the "C" collation, byte by byte, whatever the database's locale (the index
         // users_id_bytewise serves that order). In that collation `lower()` changes ASCII letters only, and
         // `strpos` finds the query as it is, so no character of it is a wildcard.
@@ -65,12 +67,12 @@ extension PostgresPasskeyStore {
                 SELECT count(*) FROM credentials WHERE credentials.user_id = users.id AND credentials.status = 'active'
             ) AS active_credentials
             FROM users
-            WHERE (\(after)::text IS NULL OR id COLLATE "C" > \(after)::text)
+            WHERE (\(after)::text IS NULL OR \(unescaped: column) COLLATE "C" > \(after)::text)
             AND (\(query)::text IS NULL
                 OR strpos(lower(id COLLATE "C"), lower(\(query)::text COLLATE "C")) > 0
                 OR strpos(lower(name COLLATE "C"), lower(\(query)::text COLLATE "C")) > 0
                 OR strpos(lower(display_name COLLATE "C"), lower(\(query)::text COLLATE "C")) > 0)
-            ORDER BY id COLLATE "C"
+            ORDER BY \(unescaped: column) COLLATE "C"
             LIMIT \(Int64(limit))
             """,
             doing: "list the users"

@@ -38,10 +38,13 @@ extension SQLitePasskeyStore: UserStore {
     public func users(
         matching query: String?,
         after: String?,
-        limit: Int
+        limit: Int,
+        order: UserOrder
     ) async throws(StoreError) -> [UserSummary] {
         guard limit > 0 else { return [] }
-        // `id > ?` and `ORDER BY id` compare with the BINARY collation (the bytes), along the primary key's index.
+        let column = order == .name ? "name" : "id"
+        // `id > ?` and `ORDER BY id` compare with the BINARY collation (the bytes), along the primary key's index
+        // (names along their unique index).
         // The built-in `lower()` changes ASCII letters only, and `instr` finds the query as it is, so no character
         // of it is a wildcard.
         var sql = """
@@ -52,7 +55,7 @@ extension SQLitePasskeyStore: UserStore {
             """
         var binds: [SQLValue] = []
         if let after {
-            sql += " AND id > ?"
+            sql += " AND \(column) > ?"
             binds.append(Bind.text(after))
         }
         if let query, !query.isEmpty {
@@ -60,7 +63,7 @@ extension SQLitePasskeyStore: UserStore {
             sql += " AND (\(contains.joined(separator: " OR ")))"
             binds += Array(repeating: Bind.text(query), count: contains.count)
         }
-        sql += " ORDER BY id LIMIT ?"
+        sql += " ORDER BY \(column) LIMIT ?"
         binds.append(Bind.integer(limit))
         return try await connection.session { [sql, binds] db in
             try db.rows(sql, binds).map(UserRows.decodeSummary)

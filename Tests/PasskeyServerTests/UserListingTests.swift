@@ -124,8 +124,9 @@ struct UserListingTests {
     }
 
     @Test(arguments: [
-        "?limit=0", "?limit=101", "?limit=ten", "?limit=-1", "?limit=1.5", "?limit=", "?after=a%20b", "?after=",
-        "?after=\(String(repeating: "u", count: 129))", "?query=\(String(repeating: "q", count: 129))",
+        "?limit=0", "?limit=101", "?limit=ten", "?limit=-1", "?limit=1.5", "?limit=", "?after=a%07b", "?after=",
+        "?after=\(String(repeating: "u", count: 257))", "?order=age", "?order=",
+        "?query=\(String(repeating: "q", count: 129))",
         "?query=a%00b", "?query=line%0Abreak", "?query=%7F",
     ])
     func badQueriesAreInvalid(_ query: String) async throws {
@@ -146,10 +147,28 @@ struct UserListingTests {
             _ = try await api.createRegistration(NewRegistration(userId: "alice"))
             for query in [
                 "?limit=1", "?limit=100", "?query=\(String(repeating: "%C3%A9", count: 128))",
-                "?after=\(String(repeating: "u", count: 128))", "?query=%zz", "?query=+",
+                "?after=\(String(repeating: "u", count: 256))", "?after=a%20b", "?query=%zz", "?query=+", "?order=id",
+                "?order=name&after=Ada%20Lovelace",
             ] {
                 #expect(try await api.backend(.get, "/v1/users\(query)").status == .ok, "\(query)")
             }
+        }
+    }
+
+    @Test(arguments: RealStore.available)
+    func usersInOrderOfNameWithANameCursor(_ store: RealStore) async throws {
+        try await store.withLiveServer { _, api in
+            for (id, name) in [("u1", "carol"), ("u2", "Bob"), ("u3", "alice"), ("u4", "dave")] {
+                _ = try await api.createRegistration(NewRegistration(userId: id, userName: name))
+            }
+            let first = try await api.users(query: "?order=name&limit=2")
+            // By the names' bytes: capitals first.
+            #expect(first.users.map(\.userName) == ["Bob", "alice"])
+            #expect(first.nextCursor == "alice")
+            let rest = try await api.users(query: "?order=name&limit=2&after=alice")
+            #expect(rest.users.map(\.userName) == ["carol", "dave"])
+            #expect(rest.nextCursor == nil)
+            #expect(try await api.users(query: "?limit=2").users.map(\.userId) == ["u1", "u2"])
         }
     }
 
@@ -167,6 +186,6 @@ struct UserListingTests {
         #expect(rest.users.first?.userName == "c@example.com")
         #expect(rest.nextCursor == nil)
         await #expect(throws: APIError.self) { try await server.service.accounts.users(limit: 0) }
-        await #expect(throws: APIError.self) { try await server.service.accounts.users(after: "not a cursor") }
+        await #expect(throws: APIError.self) { try await server.service.accounts.users(after: "a\u{7}b") }
     }
 }

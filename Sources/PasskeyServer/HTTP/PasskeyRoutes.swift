@@ -74,6 +74,7 @@ public enum PasskeyRoutes {
                         matching: query["query"].map(String.init),
                         after: query["after"].map(String.init),
                         limit: try AccountFlow.userPageSize(query["limit"].map(String.init)),
+                        order: try AccountFlow.userOrder(query["order"].map(String.init)),
                         userName: query["userName"].map(String.init)
                     )
                 )

@@ -25,15 +25,16 @@ extension MemoryPasskeyStore: UserStore {
         return true
     }
 
-    public func users(matching query: String?, after: String?, limit: Int) -> [UserSummary] {
+    public func users(matching query: String?, after: String?, limit: Int, order: UserOrder) -> [UserSummary] {
         guard limit > 0 else { return [] }
         let needle = query.flatMap { $0.isEmpty ? nil : Self.asciiLowercased($0) }
+        let key: (UserRecord) -> String = order == .name ? { $0.name } : { $0.id }
         let page = users.values.filter { user in
-            if let after, !after.utf8.lexicographicallyPrecedes(user.id.utf8) { return false }
+            if let after, !after.utf8.lexicographicallyPrecedes(key(user).utf8) { return false }
             guard let needle else { return true }
             return [user.id, user.name, user.displayName].contains { Self.asciiLowercased($0).contains(needle) }
         }
-        .sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        .sorted { key($0).utf8.lexicographicallyPrecedes(key($1).utf8) }
         .prefix(limit)
         return page.map { user in
             UserSummary(

@@ -11,12 +11,24 @@ public protocol UserStore: Sendable {
     /// transaction: a reset of the user (see ``PasskeyStore``) whose flows go with them. Returns false when there was
     /// no such user.
     func deleteUser(id: String) async throws(StoreError) -> Bool
-    /// Users in ascending order of id, each with the number of their active credentials: only ids greater than
-    /// `after` when it is given, at most `limit` (none when it is less than 1). Ids compare by their UTF-8 bytes,
-    /// so every adapter pages in the same order whatever its locale.
+    /// Users in ascending `order` (of id, or of user name), each with the number of their active credentials: only
+    /// those whose id (or name) is greater than `after` when it is given, at most `limit` (none when it is less than
+    /// 1). Ids and names compare by their UTF-8 bytes, so every adapter pages in the same order whatever its locale.
     ///
     /// A non-empty `query` keeps the users whose id, name or display name contains it. The match is literal (SQL
     /// wildcards such as `%` and `_` are plain characters) and ignores case for ASCII letters only: `ADA` finds
     /// `ada`, but `É` does not find `é`.
-    func users(matching query: String?, after: String?, limit: Int) async throws(StoreError) -> [UserSummary]
+    func users(
+        matching query: String?,
+        after: String?,
+        limit: Int,
+        order: UserOrder
+    ) async throws(StoreError) -> [UserSummary]
+}
+
+extension UserStore {
+    /// Users in ascending order of id (``users(matching:after:limit:order:)``).
+    public func users(matching query: String?, after: String?, limit: Int) async throws(StoreError) -> [UserSummary] {
+        try await users(matching: query, after: after, limit: limit, order: .id)
+    }
 }

@@ -2,7 +2,7 @@ import Foundation
 import PasskeyStorage
 
 extension StoreConformance {
-    /// ``UserStore/users(matching:after:limit:)``. Other checks add and delete users on the same store at the same
+    /// ``UserStore/users(matching:after:limit:order:)``. Other checks add and delete users on the same store at the same
     /// time, so each check tags its users with a random token and searches for it, or looks only at its own users in
     /// a listing of everyone.
     static let userListing: [StoreConformanceCheck] = [
@@ -35,6 +35,21 @@ extension StoreConformance {
             let empty = try await store.users(matching: "", after: "\(tag)-~", limit: 1)
             try require(empty.map(\.user.id) == [ids[6]], "an empty query must match everyone")
             try require(all.map(\.user) == ids.map { created[$0] }, "a listed user differs from the created one")
+        },
+        StoreConformanceCheck("in name order, users come in byte order of name, after a name cursor") { store in
+            let tag = ListingFixture.tag()
+            // Names in one order, ids in the opposite one: the listing must follow the names.
+            let suffixes = ["B", "Z", "a", "\u{E9}"]
+            for (index, suffix) in suffixes.enumerated() {
+                _ = try await store.createUserIfAbsent(
+                    ListingFixture.user(id: "\(tag)-\(suffixes.count - index)", name: "\(tag) \(suffix)")
+                )
+            }
+            let names = suffixes.map { "\(tag) \($0)" }
+            let all = try await store.users(matching: tag, after: nil, limit: 100, order: .name)
+            try require(all.map(\.user.name) == names, "expected \(names) in this order, got \(all.map(\.user.name))")
+            let afterZ = try await store.users(matching: tag, after: "\(tag) Z", limit: 1, order: .name)
+            try require(afterZ.map(\.user.name) == [names[2]], "after a name must start at the next name")
         },
         StoreConformanceCheck("paging with the last id as the cursor lists every user once") { store in
             let tag = ListingFixture.tag()

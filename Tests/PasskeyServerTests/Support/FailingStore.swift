@@ -53,9 +53,14 @@ final class FailingStore: PasskeyStore {
         return await base.deleteUser(id: id)
     }
 
-    func users(matching query: String?, after: String?, limit: Int) async throws(StoreError) -> [UserSummary] {
+    func users(
+        matching query: String?,
+        after: String?,
+        limit: Int,
+        order: UserOrder
+    ) async throws(StoreError) -> [UserSummary] {
         try check()
-        return await base.users(matching: query, after: after, limit: limit)
+        return await base.users(matching: query, after: after, limit: limit, order: order)
     }
 
     func credential(id: [UInt8]) async throws(StoreError) -> CredentialRecordRow? {

@@ -84,12 +84,16 @@ struct ConsoleTests {
             let first = try await console.get("/console")
             #expect(first.text.contains("Operator <strong>test</strong>"))
             #expect(first.text.contains("user-00"))
-            #expect(!first.text.contains("user-29"), "25 to a page")
+            // By user name, in byte order: `<b>bold</b>`, name0, name1, name10 … name19, name2, name20 … name29, name3
+            // fill the first page of 25; name4 … name9 are on the second.
+            #expect(!first.text.contains("user-09"), "25 to a page")
+            let ten = try #require(first.text.range(of: "name10"))
+            #expect(first.text.range(of: "name2<")?.lowerBound ?? first.text.startIndex > ten.lowerBound, "by name")
             #expect(first.text.contains("&lt;b&gt;bold&lt;/b&gt;"), "escaped")
             #expect(!first.text.contains("<script>x"))
             let next = try #require(Self.link(first.text, "Next page"))
             let second = try await console.get(next)
-            #expect(second.text.contains("user-29"))
+            #expect(second.text.contains("user-09"))
             #expect(!second.text.contains("user-00"))
 
             let search = try await console.get("/console?q=NAME1")

@@ -31,13 +31,15 @@ extension AccountFlow {
     /// The longest search text, in Unicode scalars.
     static let maximumUserQueryLength = 128
 
-    /// Users in ascending order of id (ids compare by their UTF-8 bytes), a page at a time.
+    /// Users in ascending order of id or of user name (compared by their UTF-8 bytes), a page at a time.
     ///
     /// - Parameters:
     ///   - query: Keeps the users whose id, user name or display name contains it. The match is literal and ignores
     ///     the case of ASCII letters only. Nil or empty lists everyone.
-    ///   - after: The previous page's ``UserPage/nextCursor``; nil for the first page.
+    ///   - after: The previous page's ``UserPage/nextCursor`` (a user id, or a user name in name order); nil for the
+    ///     first page.
     ///   - limit: The most users to return, 1 to 100; nil for 20.
+    ///   - order: By id (the default) or by user name.
     ///   - userName: Only the user whose name is exactly this (see ``users(named:)``); the other parameters are
     ///     checked as always, and then ignored.
     /// - Throws: `INVALID_REQUEST` when `query` is longer than 128 characters or holds a control character, `after`
@@ -47,6 +49,7 @@ extension AccountFlow {
         matching query: String? = nil,
         after: String? = nil,
         limit: Int? = nil,
+        order: UserOrder = .id,
         userName: String? = nil
     ) async throws(APIError) -> UserPage {
         let size = limit ?? Self.defaultUserPageSize
@@ -60,15 +63,17 @@ extension AccountFlow {
                 )
             }
         }
+        // A cursor is a user id or a user name, compared as bytes: any text of its length without control characters
+        // pages from where it would stand.
         if let after {
-            do {
-                try Validation.userID(after)
-            } catch {
-                throw APIError.invalidRequest("after must be a cursor returned as nextCursor.")
-            }
+            guard (1...256).contains(after.unicodeScalars.count),
+                !after.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else { throw APIError.invalidRequest("after must be a cursor returned as nextCursor.") }
         }
         if let userName { return try await users(named: userName) }
-        let summaries = try await storage { try await store.users(matching: query, after: after, limit: size + 1) }
+        let summaries = try await storage {
+            try await store.users(matching: query, after: after, limit: size + 1, order: order)
+        }
         let page = summaries.prefix(size).map {
             UserEntry(
                 userID: $0.user.id,
@@ -78,7 +83,17 @@ extension AccountFlow {
                 activeCredentials: $0.activeCredentials
             )
         }
-        return UserPage(users: page, nextCursor: summaries.count > size ? page.last?.userID : nil)
+        let last = order == .name ? page.last?.userName : page.last?.userID
+        return UserPage(users: page, nextCursor: summaries.count > size ? last : nil)
+    }
+
+    /// The `order` query parameter: `id` (the default) or `name`.
+    static func userOrder(_ text: String?) throws(APIError) -> UserOrder {
+        guard let text else { return .id }
+        guard let order = UserOrder(rawValue: text) else {
+            throw APIError.invalidRequest("order must be 'id' or 'name'.")
+        }
+        return order
     }
 
     /// The `limit` query parameter as a number: nil when it is absent, `INVALID_REQUEST` when it is not an integer.

@@ -145,7 +145,12 @@ extension WebPages {
         let query = Self.nonEmpty(call.query("q"))
         let page: AccountFlow.UserPage
         do {
-            page = try await service.accounts.users(matching: query, after: call.query("after"), limit: 25)
+            page = try await service.accounts.users(
+                matching: query,
+                after: call.query("after"),
+                limit: 25,
+                order: .name
+            )
         } catch  where error.status == .badRequest {
             return templates.page(
                 "console-users",
