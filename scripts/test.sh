@@ -48,6 +48,14 @@ if [ -z "${PASSKEYS_POSTGRES_URL:-}" ]; then
     export PASSKEYS_POSTGRES_URL
     trap 'scripts/postgres.sh stop >/dev/null 2>&1 || true' EXIT
 fi
+# A loaded 2-core machine can take longer than the store's default 10 s to start a PostgreSQL backend for a new
+# connection; the tests' connections wait up to a minute instead (the setting is the URL's, as a user would set it).
+case "$PASSKEYS_POSTGRES_URL" in
+    *connect_timeout=*) ;;
+    *\?*) PASSKEYS_POSTGRES_URL="$PASSKEYS_POSTGRES_URL&connect_timeout=60" ;;
+    *) PASSKEYS_POSTGRES_URL="$PASSKEYS_POSTGRES_URL?connect_timeout=60" ;;
+esac
+export PASSKEYS_POSTGRES_URL
 echo "PostgreSQL: ${PASSKEYS_POSTGRES_URL%%:*}://…@${PASSKEYS_POSTGRES_URL##*@}"
 
 log "Chromium (a headless browser for the browser tests of the web pages)"
