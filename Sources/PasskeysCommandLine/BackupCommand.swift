@@ -24,19 +24,9 @@ struct BackupCommand: ExecutableCommand {
     var pagesPerStep: Int32 = SQLiteBackup.defaultPagesPerStep
 
     func execute(in environment: CommandEnvironment) async -> CommandResult {
-        let path: String
-        switch database.sqlitePath(for: "backup") {
-        case .success(let found): path = found
-        case .failure(let failure): return failure.result
-        }
-        do throws(StoreError) {
+        await database.run("backup") { path throws(StoreError) in
             let copy = try await SQLiteBackup.backup(databaseAt: path, to: to, pagesPerStep: pagesPerStep)
-            return CommandResult(
-                exitCode: CommandResult.success,
-                standardOutput: "Backed up \(path) to \(to): \(copy.summary); integrity check ok.\n"
-            )
-        } catch {
-            return CommandLineError(.init(rawValue: error.code.rawValue), error.reason).result
+            return "Backed up \(path) to \(to): \(copy.summary); integrity check ok.\n"
         }
     }
 }

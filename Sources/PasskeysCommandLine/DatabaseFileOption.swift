@@ -1,5 +1,6 @@
 import ArgumentParser
 import PasskeyServer
+import PasskeyStorage
 import WebAuthn
 
 /// The `--database` of `passkeys backup` and `passkeys restore`: a SQLite file. A PostgreSQL database is backed up
@@ -37,6 +38,26 @@ struct DatabaseFileOption: ParsableArguments {
             return .failure(
                 CommandLineError(.backupUnsupported, "A memory database keeps nothing to back up or restore.")
             )
+        }
+    }
+}
+
+extension DatabaseFileOption {
+    /// Runs `body` with the SQLite file and prints what it returns; a refused `--database` or a failure of `body`
+    /// is printed with its code.
+    func run(
+        _ command: String,
+        _ body: (String) async throws(StoreError) -> String
+    ) async -> CommandResult {
+        switch sqlitePath(for: command) {
+        case .failure(let failure):
+            return failure.result
+        case .success(let path):
+            do throws(StoreError) {
+                return CommandResult(exitCode: CommandResult.success, standardOutput: try await body(path))
+            } catch {
+                return CommandLineError(.init(rawValue: error.code.rawValue), error.reason).result
+            }
         }
     }
 }

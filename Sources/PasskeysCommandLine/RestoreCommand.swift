@@ -25,19 +25,9 @@ struct RestoreCommand: ExecutableCommand {
     var force = false
 
     func execute(in environment: CommandEnvironment) async -> CommandResult {
-        let path: String
-        switch database.sqlitePath(for: "restore") {
-        case .success(let found): path = found
-        case .failure(let failure): return failure.result
-        }
-        do throws(StoreError) {
+        await database.run("restore") { path throws(StoreError) in
             let restored = try await SQLiteBackup.restore(backupAt: from, to: path, force: force)
-            return CommandResult(
-                exitCode: CommandResult.success,
-                standardOutput: "Restored \(from) to \(path): \(restored.summary). Start the server on it.\n"
-            )
-        } catch {
-            return CommandLineError(.init(rawValue: error.code.rawValue), error.reason).result
+            return "Restored \(from) to \(path): \(restored.summary). Start the server on it.\n"
         }
     }
 }
