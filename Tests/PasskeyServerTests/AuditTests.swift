@@ -268,16 +268,36 @@ struct AuditTests {
         }
     }
 
-    @Test func theWrongCursorForTheOrderSaysWhichToUse() async throws {
+    /// `after` and `before` bound a window in either order; the order picks the end a page starts from, and the
+    /// cursor its next page replaces (`after` oldest first, `before` newest first), keeping the other bound.
+    @Test func afterAndBeforeBoundAWindowInEitherOrder() async throws {
         let server = try TestServer()
         try await server.withAPI { api in
-            let after = try await api.backend(.get, "/v1/audit-events?order=newest&after=3")
-            expectError(after, "INVALID_REQUEST", .badRequest)
-            #expect(after.text.contains("before"))
-            for query in ["?before=3", "?order=oldest&before=3"] {
-                let before = try await api.backend(.get, "/v1/audit-events\(query)")
-                expectError(before, "INVALID_REQUEST", .badRequest)
-                #expect(before.text.contains("order=newest"))
+            for user in ["alice", "bob", "alice", "carol", "alice", "bob", "alice", "bob", "carol"] {
+                _ = try await api.createRegistration(NewRegistration(userId: user))
+            }
+            let (oldest, oldestPages) = try await Self.allPages(api, "?order=oldest&before=8&limit=2", cursor: "after")
+            #expect(oldest.map(\.sequence) == Array(1...7))
+            #expect(oldestPages == 4)
+            let first = try await api.auditEvents(query: "?order=oldest&after=2&before=7&limit=2")
+            #expect(first.events.map(\.sequence) == [3, 4])
+            let second = try await api.auditEvents(
+                query: "?order=oldest&after=\(try #require(first.nextCursor))&before=7&limit=2"
+            )
+            #expect(second.events.map(\.sequence) == [5, 6])
+            // The window ends at 6: no cursor to an empty page.
+            #expect(second.nextCursor == nil)
+            let newest = try await api.auditEvents(query: "?order=newest&after=5&before=9")
+            #expect(newest.events.map(\.sequence) == [8, 7, 6])
+            let (newestAll, _) = try await Self.allPages(api, "?order=newest&after=2&limit=2", cursor: "before")
+            #expect(newestAll.map(\.sequence) == Array((3...9).reversed()))
+            let alice = try await api.auditEvents(query: "?after=1&before=7&userId=alice")
+            #expect(alice.events.map(\.sequence) == [3, 5])
+            // An empty window is an empty page, not a refusal.
+            for query in ["?after=5&before=6", "?after=6&before=2", "?order=newest&after=9"] {
+                let page = try await api.auditEvents(query: query)
+                #expect(page.events.isEmpty, "\(query)")
+                #expect(page.nextCursor == nil, "\(query)")
             }
         }
     }

@@ -115,8 +115,8 @@ struct RequestValidationTests {
         "?limit=0", "?limit=501", "?limit=ten", "?limit=-1", "?after=-1", "?after=abc", "?after=1.5", "?userId=a%20b",
         "?userId=\(String(repeating: "u", count: 129))", "?order=", "?order=Newest", "?order=latest",
         "?order=newest&before=-1", "?order=newest&before=abc", "?order=newest&before=",
-        "?order=newest&before=99999999999999999999", "?order=newest&after=1", "?order=newest&limit=0",
-        "?order=newest&userId=a%20b", "?before=1", "?order=oldest&before=1",
+        "?order=newest&before=99999999999999999999", "?order=newest&after=-1", "?order=newest&limit=0",
+        "?order=newest&userId=a%20b", "?before=x", "?order=oldest&after=1&before=-1",
     ])
     func badAuditQueriesAreInvalid(_ query: String) async throws {
         let server = try TestServer()

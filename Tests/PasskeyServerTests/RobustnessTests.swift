@@ -159,7 +159,7 @@ struct RobustnessTests {
             (.post, Path.authenticationOptions(sessionID), session.clientToken, false),
             (.post, Path.authenticationComplete(sessionID), session.clientToken, true),
             (.post, "/v1/identity-verification/runs/\(verified.1)/decision", key, true),
-            // Not the webhook provider: 404 before any body is read.
+            // Without its signature headers: refused before the body is decoded.
             (.post, "/v1/identity-verification/webhook", key, false),
             (
                 .post, "/biometric-passkey/mobile/step-up/\(stepUp.biometricPasskeySessionId)/idv/start",

@@ -4,17 +4,18 @@ import VaporCSQLite
 /// ``ConnectionThread``, which also opens and ends its transactions), with every statement prepared once and kept
 /// for the life of the connection.
 final class Database {
-    private var handle: OpaquePointer?
+    private(set) var handle: OpaquePointer?
     /// Prepared statements by their SQL text. Statements built from a variable list (`IN (?, ?, …)`) have a few
     /// shapes each; past ``maximumCachedStatements`` the cache is emptied rather than grown.
     private var statements: [String: Statement] = [:]
     static let maximumCachedStatements = 512
 
-    /// Opens (creating when missing) the database file at `path`, with extended result codes.
-    init(path: String) throws(SQLiteFailure) {
+    /// Opens the database file at `path`, with extended result codes; by default for writing, creating it when
+    /// missing.
+    init(path: String, flags: Int32 = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) throws(SQLiteFailure) {
         var handle: OpaquePointer?
         // No mutexes: the connection is used by one thread at a time, its own.
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = flags | SQLITE_OPEN_NOMUTEX
         let code = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let failure =

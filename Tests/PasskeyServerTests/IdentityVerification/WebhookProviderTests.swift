@@ -216,11 +216,27 @@ struct WebhookProviderTests {
         }
     }
 
-    @Test("the webhook endpoint does not exist without the webhook provider")
-    func absent() async throws {
-        let server = try TestServer(configure: IdentityVerifiedEnrollmentTests.simulated)
+    @Test(
+        "without the webhook provider a complete call finds nothing (404); one missing a header is refused as such",
+        arguments: [false, true]
+    )
+    func absent(simulated: Bool) async throws {
+        let server = try simulated ? TestServer(configure: IdentityVerifiedEnrollmentTests.simulated) : TestServer()
         try await server.withAPI { api in
             expectError(try await Self.deliver(api, server, event: "e", run: "idv_x"), "NOT_FOUND", .notFound)
+            let body = Array(#"{"eventId": "e", "workflowRunId": "idv_x", "decision": "approved"}"#.utf8)
+            let path = "/v1/identity-verification/webhook"
+            expectError(
+                try await api.send(.post, path, body: body, headers: [:]),
+                "WEBHOOK_TIMESTAMP_INVALID",
+                .badRequest
+            )
+            let timestamp: HTTPFields = [HTTPField.Name("X-Passkeys-Timestamp")!: "1700000000"]
+            expectError(
+                try await api.send(.post, path, body: body, headers: timestamp),
+                "WEBHOOK_SIGNATURE_INVALID",
+                .unauthorized
+            )
         }
     }
 }

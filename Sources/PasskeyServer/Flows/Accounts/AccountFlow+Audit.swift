@@ -19,14 +19,16 @@ extension AccountFlow {
         let details: [String: String]
     }
 
-    /// The order of a page of the audit log: `oldest` pages forward with `after`, `newest` backward with `before`.
+    /// The order of a page of the audit log: `oldest` pages forward (the next page's cursor is `after`), `newest`
+    /// backward (its cursor is `before`); either may be bounded by the other parameter.
     enum AuditOrder: String {
         case oldest
         case newest
     }
 
-    /// A page of the audit log. `nextCursor` is the sequence number of the page's last event: pass it back as
-    /// `after` (oldest first) or `before` (newest first) for the next page.
+    /// A page of the audit log, of the events after `after` and before `before` (each optional). `nextCursor` is
+    /// the sequence number of the page's last event: pass it back as `after` (oldest first) or `before` (newest
+    /// first), keeping the other bound, for the next page.
     func auditEvents(
         order: String?,
         after: String?,
@@ -49,24 +51,21 @@ extension AccountFlow {
                 return size
             } ?? 100
         if let userID { try Validation.userID(userID) }
-        let events: [AuditEvent]
+        // A window: events after `after` and before `before`, both optional; the order chooses which end a
+        // page starts from, and so which of the two the next page's cursor replaces.
+        let lower = try after.map { value throws(APIError) in try Self.auditCursor(value, "after") }
+        let upper = try before.map { value throws(APIError) in try Self.auditCursor(value, "before") }
+        let fetched: [AuditEvent]
         switch order {
         case .oldest:
-            if before != nil {
-                throw APIError.invalidRequest(
-                    "before pages newest first: use it with order=newest, or pass nextCursor as after."
-                )
+            fetched = try await storage {
+                try await store.auditEvents(after: lower ?? 0, limit: size + 1, userID: userID)
             }
-            let cursor = try after.map { value throws(APIError) in try Self.auditCursor(value, "after") } ?? 0
-            events = try await storage { try await store.auditEvents(after: cursor, limit: size + 1, userID: userID) }
         case .newest:
-            if after != nil {
-                throw APIError.invalidRequest("after pages oldest first: with order=newest, pass nextCursor as before.")
-            }
-            let cursor = try before.map { value throws(APIError) in try Self.auditCursor(value, "before") }
-            events = try await storage {
-                try await store.auditEvents(before: cursor, limit: size + 1, userID: userID)
-            }
+            fetched = try await storage { try await store.auditEvents(before: upper, limit: size + 1, userID: userID) }
+        }
+        let events = fetched.filter { event in
+            (lower.map { event.sequence > $0 } ?? true) && (upper.map { event.sequence < $0 } ?? true)
         }
         let page = events.prefix(size).map {
             AuditEventResponse(

@@ -165,19 +165,26 @@ extension IdentityVerificationFlow {
     /// `POST /v1/identity-verification/webhook`: a vendor's signed decision, accepted once per event id. The event
     /// is spent in the same store operation that applies the decision: one that could not be applied (the store
     /// failed, the run was decided already) may be sent again, and one that was applied is never applied twice.
+    ///
+    /// A call without its timestamp or signature header is refused as such (400, 401) whatever the provider, as for
+    /// any route whose required parts are missing; a complete call to a server without the webhook provider finds
+    /// nothing there (404).
     func receiveWebhook(_ body: [UInt8], headers: HTTPFields, by caller: Caller) async throws(APIError) {
+        guard let timestampField = headers[HTTPField.Name(WebhookSignature.timestampHeader)!] else {
+            throw APIError.webhookTimestampInvalid
+        }
+        guard let signature = headers[HTTPField.Name(WebhookSignature.signatureHeader)!] else {
+            throw APIError.webhookSignatureInvalid
+        }
         guard let settings = configuration.identityVerification.webhook,
             configuration.identityVerification.provider == .webhook
         else { throw APIError.notFound("This server has no webhook identity-verification provider.") }
-        guard
-            let timestamp = WebhookSignature.timestamp(
-                headers[HTTPField.Name(WebhookSignature.timestampHeader)!],
-                now: now()
-            )
-        else { throw APIError.webhookTimestampInvalid }
-        guard let signature = headers[HTTPField.Name(WebhookSignature.signatureHeader)!],
-            WebhookSignature(secret: settings.secret).isValid(signature, body: body, timestamp: timestamp)
-        else { throw APIError.webhookSignatureInvalid }
+        guard let timestamp = WebhookSignature.timestamp(timestampField, now: now()) else {
+            throw APIError.webhookTimestampInvalid
+        }
+        guard WebhookSignature(secret: settings.secret).isValid(signature, body: body, timestamp: timestamp) else {
+            throw APIError.webhookSignatureInvalid
+        }
         struct Event: Decodable {
             let eventId: String
             let workflowRunId: String
