@@ -112,8 +112,8 @@ extension ServerConfiguration.APIKey {
         guard !name.isEmpty else { throw ConfigurationError(field: "\(path).name", "must not be empty") }
         switch (key, sha256) {
         case (let secret?, nil):
-            guard secret.count >= 24 else {
-                throw ConfigurationError(field: "\(path).key", "must be at least 24 characters")
+            guard secret.count >= Self.minimumKeyLength else {
+                throw ConfigurationError(field: "\(path).key", "must be at least \(Self.minimumKeyLength) characters")
             }
         case (nil, let hash?):
             guard hash.count == 64, hash.allSatisfy(\.isHexDigit) else {
@@ -121,6 +121,19 @@ extension ServerConfiguration.APIKey {
             }
         default:
             throw ConfigurationError(field: path, "needs exactly one of 'key' and 'sha256'")
+        }
+        guard let scopes else { return }
+        guard !scopes.isEmpty else {
+            throw ConfigurationError(
+                field: "\(path).scopes",
+                "must list at least one scope; leave it out (or list \"*\") for a key that may do everything"
+            )
+        }
+        for (index, scope) in scopes.enumerated() where APIScope(rawValue: scope) == nil {
+            throw ConfigurationError(
+                field: "\(path).scopes[\(index)]",
+                "is not a scope (known: \(APIScope.names.joined(separator: ", ")))"
+            )
         }
     }
 }

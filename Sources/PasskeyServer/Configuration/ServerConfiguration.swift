@@ -56,15 +56,19 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         }
     }
 
-    /// A backend API key. Give `key` (the secret itself) or `sha256` (its SHA-256 in hex, so the file holds no secret).
+    /// A backend API key. Give `sha256` (the key's SHA-256 in hex, as `passkeys api-key hash` prints it, so the file
+    /// holds no secret) or `key` (the secret itself: for development; a server on another rpId than localhost warns
+    /// at start). `scopes` names what the key may do (``APIScope``); a key without `scopes` may do everything (`*`).
     public struct APIKey: Sendable, Codable, Equatable {
         public var name: String
         public var key: String?
         public var sha256: String?
-        public init(name: String, key: String? = nil, sha256: String? = nil) {
+        public var scopes: [String]?
+        public init(name: String, key: String? = nil, sha256: String? = nil, scopes: [APIScope]? = nil) {
             self.name = name
             self.key = key
             self.sha256 = sha256
+            self.scopes = scopes?.map(\.rawValue)
         }
     }
 
@@ -290,8 +294,8 @@ extension ServerConfiguration {
     private static let openMaps: Set<String> = ["policy.trustAnchors"]
     /// The members of the objects in list settings (the defaults' lists are empty, so they cannot show them).
     private static let elementMembers: [String: Set<String>] = [
-        "appleApps": ["teamId", "bundleId"], "androidApps": ["packageName", "sha256CertFingerprints"],
-        "apiKeys": ["name", "key", "sha256"],
+        "appleApps": ["teamId", "bundleId", "appLinkPaths"], "androidApps": ["packageName", "sha256CertFingerprints"],
+        "apiKeys": ["name", "key", "sha256", "scopes"],
     ]
 
     private static func checkKnown(
