@@ -30,9 +30,13 @@ extension ServerConfiguration {
         try retention.validate(at: "retention")
         try web.validate(at: "web")
         try identityVerification.validate(at: "identityVerification", rpId: rpId)
-        if policy.stepUp.requireIdentityVerification, identityVerification.provider == .disabled {
+        let requirements = [
+            ("policy.stepUp.requireIdentityVerification", policy.stepUp.requireIdentityVerification),
+            ("policy.enrollment.requireIdentityVerification", policy.enrollment.requireIdentityVerification),
+        ]
+        for (field, required) in requirements where required && identityVerification.provider == .disabled {
             throw ConfigurationError(
-                field: "policy.stepUp.requireIdentityVerification",
+                field: field,
                 "needs an identity-verification provider: set identityVerification.provider"
             )
         }

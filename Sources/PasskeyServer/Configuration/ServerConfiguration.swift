@@ -92,6 +92,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         public var algorithms: [Int] = [-7, -8, -257]
         public var maxCredentialsPerUser = 10
         public var stepUp = StepUpPolicy()
+        public var enrollment = EnrollmentPolicy()
 
         public enum SignCount: String, Sendable, Codable { case reject, report }
         public init() {}
