@@ -87,6 +87,23 @@ extension ServerConfiguration.AppleApp {
         guard !bundleId.isEmpty, !bundleId.contains(" ") else {
             throw ConfigurationError(field: "\(path).bundleId", "must be a bundle identifier such as com.example.app")
         }
+        guard let appLinkPaths else { return }
+        guard (1...50).contains(appLinkPaths.count) else {
+            throw ConfigurationError(
+                field: "\(path).appLinkPaths",
+                "must list 1 to 50 paths, or be left out when the app opens no links"
+            )
+        }
+        for (index, linkPath) in appLinkPaths.enumerated() {
+            guard linkPath.hasPrefix("/"), linkPath.utf8.count <= 256,
+                linkPath.unicodeScalars.allSatisfy({ (0x21..<0x7F).contains($0.value) && $0 != "#" })
+            else {
+                throw ConfigurationError(
+                    field: "\(path).appLinkPaths[\(index)]",
+                    "must be a path of this site such as /approve or /approve/* (starting with '/', at most 256 characters, no spaces or '#')"
+                )
+            }
+        }
     }
 }
 

@@ -40,10 +40,18 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public struct AppleApp: Sendable, Codable, Equatable {
         public var teamId: String
         public var bundleId: String
-        public init(teamId: String, bundleId: String) {
+        /// The paths of this site the app opens as universal links (`applinks` in the served
+        /// apple-app-site-association), such as `/approve` for a handoff's `crossDevice.linkBase`; `*` and `?` match as
+        /// Apple's `components` do. None: the app opens no links.
+        public var appLinkPaths: [String]?
+        public init(teamId: String, bundleId: String, appLinkPaths: [String]? = nil) {
             self.teamId = teamId
             self.bundleId = bundleId
+            self.appLinkPaths = appLinkPaths
         }
+
+        /// The app's identifier in association files: `TEAMID.bundle.id`.
+        public var appID: String { "\(teamId).\(bundleId)" }
     }
 
     public struct AndroidApp: Sendable, Codable, Equatable {
