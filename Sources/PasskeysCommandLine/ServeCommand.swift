@@ -117,6 +117,7 @@ struct ServeCommand: ExecutableCommand {
         LoggingSystem.bootstrapOnce()
         var logger = Logger(label: "passkeys")
         logger.logLevel = configuration.logLevel
+        for warning in configuration.clearAPIKeyWarnings { logger.warning("\(warning)") }
         let opened: OpenedStore
         do {
             opened = try await OpenedStore.open(configuration.database)

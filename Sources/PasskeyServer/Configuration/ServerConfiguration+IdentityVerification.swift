@@ -44,6 +44,14 @@ extension ServerConfiguration {
         public init() {}
     }
 
+    /// `policy.enrollment`: what every registration must have, whatever the backend (or a page) asks for.
+    public struct EnrollmentPolicy: Sendable, Codable, Equatable {
+        /// Every registration — the backend's, the demo's sign-up and added passkeys, the console's — verifies the
+        /// person's identity before its passkey can be created; a request that asks for none is refused.
+        public var requireIdentityVerification = false
+        public init() {}
+    }
+
     /// `policy.stepUp`: what every step-up sign-in must have, whatever the backend asks for.
     public struct StepUpPolicy: Sendable, Codable, Equatable {
         /// Every step-up names the transaction it approves.

@@ -59,8 +59,8 @@ extension ServerConfiguration {
         }
         if let value = environment["PASSKEYS_SESSION_SECRET"] { configuration.web.sessionSecret = value }
         if let value = overrides.apiKey ?? environment["PASSKEYS_API_KEY"] {
-            configuration.apiKeys.removeAll { $0.name == "command-line" }
-            configuration.apiKeys.append(APIKey(name: "command-line", key: value))
+            configuration.apiKeys.removeAll { $0.name == APIKey.commandLineName }
+            configuration.apiKeys.append(APIKey(name: APIKey.commandLineName, key: value))
         }
         if case let (value, field)? = Self.pick(overrides.logLevel, "--log-level", environment, "PASSKEYS_LOG_LEVEL") {
             guard let level = Logger.Level(rawValue: value) else {

@@ -30,9 +30,13 @@ extension ServerConfiguration {
         try retention.validate(at: "retention")
         try web.validate(at: "web")
         try identityVerification.validate(at: "identityVerification", rpId: rpId)
-        if policy.stepUp.requireIdentityVerification, identityVerification.provider == .disabled {
+        let requirements = [
+            ("policy.stepUp.requireIdentityVerification", policy.stepUp.requireIdentityVerification),
+            ("policy.enrollment.requireIdentityVerification", policy.enrollment.requireIdentityVerification),
+        ]
+        for (field, required) in requirements where required && identityVerification.provider == .disabled {
             throw ConfigurationError(
-                field: "policy.stepUp.requireIdentityVerification",
+                field: field,
                 "needs an identity-verification provider: set identityVerification.provider"
             )
         }
@@ -83,6 +87,23 @@ extension ServerConfiguration.AppleApp {
         guard !bundleId.isEmpty, !bundleId.contains(" ") else {
             throw ConfigurationError(field: "\(path).bundleId", "must be a bundle identifier such as com.example.app")
         }
+        guard let appLinkPaths else { return }
+        guard (1...50).contains(appLinkPaths.count) else {
+            throw ConfigurationError(
+                field: "\(path).appLinkPaths",
+                "must list 1 to 50 paths, or be left out when the app opens no links"
+            )
+        }
+        for (index, linkPath) in appLinkPaths.enumerated() {
+            guard linkPath.hasPrefix("/"), linkPath.utf8.count <= 256,
+                linkPath.unicodeScalars.allSatisfy({ (0x21..<0x7F).contains($0.value) && $0 != "#" })
+            else {
+                throw ConfigurationError(
+                    field: "\(path).appLinkPaths[\(index)]",
+                    "must be a path of this site such as /approve or /approve/* (starting with '/', at most 256 characters, no spaces or '#')"
+                )
+            }
+        }
     }
 }
 
@@ -112,8 +133,8 @@ extension ServerConfiguration.APIKey {
         guard !name.isEmpty else { throw ConfigurationError(field: "\(path).name", "must not be empty") }
         switch (key, sha256) {
         case (let secret?, nil):
-            guard secret.count >= 24 else {
-                throw ConfigurationError(field: "\(path).key", "must be at least 24 characters")
+            guard secret.count >= Self.minimumKeyLength else {
+                throw ConfigurationError(field: "\(path).key", "must be at least \(Self.minimumKeyLength) characters")
             }
         case (nil, let hash?):
             guard hash.count == 64, hash.allSatisfy(\.isHexDigit) else {
@@ -121,6 +142,19 @@ extension ServerConfiguration.APIKey {
             }
         default:
             throw ConfigurationError(field: path, "needs exactly one of 'key' and 'sha256'")
+        }
+        guard let scopes else { return }
+        guard !scopes.isEmpty else {
+            throw ConfigurationError(
+                field: "\(path).scopes",
+                "must list at least one scope; leave it out (or list \"*\") for a key that may do everything"
+            )
+        }
+        for (index, scope) in scopes.enumerated() where APIScope(rawValue: scope) == nil {
+            throw ConfigurationError(
+                field: "\(path).scopes[\(index)]",
+                "is not a scope (known: \(APIScope.names.joined(separator: ", ")))"
+            )
         }
     }
 }

@@ -40,10 +40,18 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public struct AppleApp: Sendable, Codable, Equatable {
         public var teamId: String
         public var bundleId: String
-        public init(teamId: String, bundleId: String) {
+        /// The paths of this site the app opens as universal links (`applinks` in the served
+        /// apple-app-site-association), such as `/approve` for a handoff's `crossDevice.linkBase`; `*` and `?` match as
+        /// Apple's `components` do. None: the app opens no links.
+        public var appLinkPaths: [String]?
+        public init(teamId: String, bundleId: String, appLinkPaths: [String]? = nil) {
             self.teamId = teamId
             self.bundleId = bundleId
+            self.appLinkPaths = appLinkPaths
         }
+
+        /// The app's identifier in association files: `TEAMID.bundle.id`.
+        public var appID: String { "\(teamId).\(bundleId)" }
     }
 
     public struct AndroidApp: Sendable, Codable, Equatable {
@@ -56,15 +64,19 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         }
     }
 
-    /// A backend API key. Give `key` (the secret itself) or `sha256` (its SHA-256 in hex, so the file holds no secret).
+    /// A backend API key. Give `sha256` (the key's SHA-256 in hex, as `passkeys api-key hash` prints it, so the file
+    /// holds no secret) or `key` (the secret itself: for development; a server on another rpId than localhost warns
+    /// at start). `scopes` names what the key may do (``APIScope``); a key without `scopes` may do everything (`*`).
     public struct APIKey: Sendable, Codable, Equatable {
         public var name: String
         public var key: String?
         public var sha256: String?
-        public init(name: String, key: String? = nil, sha256: String? = nil) {
+        public var scopes: [String]?
+        public init(name: String, key: String? = nil, sha256: String? = nil, scopes: [APIScope]? = nil) {
             self.name = name
             self.key = key
             self.sha256 = sha256
+            self.scopes = scopes?.map(\.rawValue)
         }
     }
 
@@ -88,6 +100,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         public var algorithms: [Int] = [-7, -8, -257]
         public var maxCredentialsPerUser = 10
         public var stepUp = StepUpPolicy()
+        public var enrollment = EnrollmentPolicy()
 
         public enum SignCount: String, Sendable, Codable { case reject, report }
         public init() {}
@@ -290,8 +303,8 @@ extension ServerConfiguration {
     private static let openMaps: Set<String> = ["policy.trustAnchors"]
     /// The members of the objects in list settings (the defaults' lists are empty, so they cannot show them).
     private static let elementMembers: [String: Set<String>] = [
-        "appleApps": ["teamId", "bundleId"], "androidApps": ["packageName", "sha256CertFingerprints"],
-        "apiKeys": ["name", "key", "sha256"],
+        "appleApps": ["teamId", "bundleId", "appLinkPaths"], "androidApps": ["packageName", "sha256CertFingerprints"],
+        "apiKeys": ["name", "key", "sha256", "scopes"],
     ]
 
     private static func checkKnown(

@@ -9,16 +9,16 @@ public enum PasskeyRoutes {
         backend(service) + client(service) + open(service)
     }
 
-    /// The method and path of every route, for documentation checks.
+    /// The method, path, access and (for a backend route) scope of every route, for documentation checks.
     public static func table(
         _ service: PasskeyService
-    ) -> [(method: HTTPRequest.Method, path: String, access: Route.Access)] {
-        all(service).map { ($0.method, $0.path, $0.access) }
+    ) -> [(method: HTTPRequest.Method, path: String, access: Route.Access, scope: APIScope?)] {
+        all(service).map { ($0.method, $0.path, $0.access, $0.scope) }
     }
 
     static func backend(_ s: PasskeyService) -> [Route] {
         [
-            Route.backend(.post, "/v1/registrations") { request, _, call in
+            Route.backend(.post, "/v1/registrations", scope: .registrations) { request, _, call in
                 JSONBody.response(
                     try await s.registration.create(
                         try await call.body(CreateRegistrationRequest.self, request),
@@ -27,20 +27,26 @@ public enum PasskeyRoutes {
                     status: .created
                 )
             },
-            Route.backend(.get, "/v1/registrations/{registrationAttemptId}") { _, _, call in
+            Route.backend(.get, "/v1/registrations/{registrationAttemptId}", scope: .registrations) { _, _, call in
                 JSONBody.response(try await s.registration.status(id: try call.parameter("registrationAttemptId")))
             },
-            Route.backend(.post, "/v1/registrations/{registrationAttemptId}/finalize") { _, _, call in
+            Route.backend(.post, "/v1/registrations/{registrationAttemptId}/finalize", scope: .registrations) {
+                _,
+                _,
+                call in
                 JSONBody.response(
                     try await s.registration.finalize(id: try call.parameter("registrationAttemptId"), by: call.caller)
                 )
             },
-            Route.backend(.post, "/v1/registrations/{registrationAttemptId}/abort") { _, _, call in
+            Route.backend(.post, "/v1/registrations/{registrationAttemptId}/abort", scope: .registrations) {
+                _,
+                _,
+                call in
                 JSONBody.response(
                     try await s.registration.abort(id: try call.parameter("registrationAttemptId"), by: call.caller)
                 )
             },
-            Route.backend(.post, "/v1/authentications") { request, _, call in
+            Route.backend(.post, "/v1/authentications", scope: .authentications) { request, _, call in
                 JSONBody.response(
                     try await s.signIn.create(
                         try await call.body(CreateAuthenticationRequest.self, request),
@@ -49,7 +55,10 @@ public enum PasskeyRoutes {
                     status: .created
                 )
             },
-            Route.backend(.post, "/v1/authentications/{biometricPasskeySessionId}/redeem") { request, _, call in
+            Route.backend(.post, "/v1/authentications/{biometricPasskeySessionId}/redeem", scope: .authentications) {
+                request,
+                _,
+                call in
                 JSONBody.response(
                     try await s.signIn.redeem(
                         id: try call.parameter("biometricPasskeySessionId"),
@@ -58,7 +67,10 @@ public enum PasskeyRoutes {
                     )
                 )
             },
-            Route.backend(.post, "/v1/authentications/{biometricPasskeySessionId}/handoff") { _, _, call in
+            Route.backend(.post, "/v1/authentications/{biometricPasskeySessionId}/handoff", scope: .authentications) {
+                _,
+                _,
+                call in
                 JSONBody.response(
                     try await s.handoff.create(
                         forSignIn: try call.parameter("biometricPasskeySessionId"),
@@ -67,7 +79,7 @@ public enum PasskeyRoutes {
                     status: .created
                 )
             },
-            Route.backend(.get, "/v1/users") { request, _, _ in
+            Route.backend(.get, "/v1/users", scope: .users) { request, _, _ in
                 let query = request.uri.queryParameters
                 return JSONBody.response(
                     try await s.accounts.users(
@@ -79,17 +91,17 @@ public enum PasskeyRoutes {
                     )
                 )
             },
-            Route.backend(.get, "/v1/users/{userId}/credentials") { _, _, call in
+            Route.backend(.get, "/v1/users/{userId}/credentials", scope: .credentialsRead) { _, _, call in
                 JSONBody.response(try await s.accounts.listCredentials(userID: try call.parameter("userId")))
             },
-            Route.backend(.delete, "/v1/users/{userId}") { _, _, call in
+            Route.backend(.delete, "/v1/users/{userId}", scope: .users) { _, _, call in
                 try await s.accounts.deleteUser(id: try call.parameter("userId"), by: call.caller)
                 return Response(status: .noContent)
             },
-            Route.backend(.get, "/v1/credentials/{credentialId}") { _, _, call in
+            Route.backend(.get, "/v1/credentials/{credentialId}", scope: .credentialsRead) { _, _, call in
                 JSONBody.response(try await s.accounts.credential(id: try call.parameter("credentialId")))
             },
-            Route.backend(.patch, "/v1/credentials/{credentialId}") { request, _, call in
+            Route.backend(.patch, "/v1/credentials/{credentialId}", scope: .credentialsWrite) { request, _, call in
                 JSONBody.response(
                     try await s.accounts.renameCredential(
                         id: try call.parameter("credentialId"),
@@ -98,14 +110,21 @@ public enum PasskeyRoutes {
                     )
                 )
             },
-            Route.backend(.delete, "/v1/credentials/{credentialId}") { _, _, call in
+            Route.backend(.delete, "/v1/credentials/{credentialId}", scope: .credentialsWrite) { _, _, call in
                 try await s.accounts.revokeCredential(id: try call.parameter("credentialId"), by: call.caller)
                 return Response(status: .noContent)
             },
-            Route.backend(.get, "/v1/identity-verification/runs/{workflowRunId}") { _, _, call in
+            Route.backend(.get, "/v1/identity-verification/runs/{workflowRunId}", scope: .identityVerificationRead) {
+                _,
+                _,
+                call in
                 JSONBody.response(try await s.identityVerification.workflowRun(id: try call.parameter("workflowRunId")))
             },
-            Route.backend(.post, "/v1/identity-verification/runs/{workflowRunId}/decision") { request, _, call in
+            Route.backend(
+                .post,
+                "/v1/identity-verification/runs/{workflowRunId}/decision",
+                scope: .identityVerificationDecide
+            ) { request, _, call in
                 guard s.configuration.identityVerification.provider == .simulated else {
                     throw APIError.notFound(
                         "Decisions are posted here only with the simulated identity-verification provider."
@@ -121,7 +140,7 @@ public enum PasskeyRoutes {
                     )
                 )
             },
-            Route.backend(.get, "/v1/audit-events") { request, _, _ in
+            Route.backend(.get, "/v1/audit-events", scope: .auditRead) { request, _, _ in
                 let query = request.uri.queryParameters
                 return JSONBody.response(
                     try await s.accounts.auditEvents(
@@ -133,7 +152,7 @@ public enum PasskeyRoutes {
                     )
                 )
             },
-            Route.backend(.post, "/v1/recoveries") { request, _, call in
+            Route.backend(.post, "/v1/recoveries", scope: .recoveries) { request, _, call in
                 JSONBody.response(
                     try await s.recovery.create(
                         try await call.body(CreateRecoveryRequest.self, request),
@@ -142,15 +161,15 @@ public enum PasskeyRoutes {
                     status: .created
                 )
             },
-            Route.backend(.get, "/v1/recoveries/{recoveryAttemptId}") { _, _, call in
+            Route.backend(.get, "/v1/recoveries/{recoveryAttemptId}", scope: .recoveries) { _, _, call in
                 JSONBody.response(try await s.recovery.status(id: try call.parameter("recoveryAttemptId")))
             },
-            Route.backend(.post, "/v1/recoveries/{recoveryAttemptId}/finalize") { _, _, call in
+            Route.backend(.post, "/v1/recoveries/{recoveryAttemptId}/finalize", scope: .recoveries) { _, _, call in
                 JSONBody.response(
                     try await s.recovery.finalize(id: try call.parameter("recoveryAttemptId"), by: call.caller)
                 )
             },
-            Route.backend(.post, "/v1/recoveries/{recoveryAttemptId}/cancel") { _, _, call in
+            Route.backend(.post, "/v1/recoveries/{recoveryAttemptId}/cancel", scope: .recoveries) { _, _, call in
                 JSONBody.response(
                     try await s.recovery.cancel(id: try call.parameter("recoveryAttemptId"), by: call.caller)
                 )

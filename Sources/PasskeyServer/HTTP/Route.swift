@@ -17,6 +17,8 @@ public struct Route: Sendable {
     public let method: HTTPRequest.Method
     public let path: String
     public let access: Access
+    /// What a backend route's API key must grant (``APIScope``); nil for the other routes.
+    public let scope: APIScope?
     let handler: @Sendable (Request, PasskeyRequestContext, RouteCall) async throws -> Response
 
     /// Private: a route is made by the constructor of its access (``backend(_:_:_:)``, ``open(_:_:_:)``, or one of the
@@ -25,11 +27,13 @@ public struct Route: Sendable {
         _ method: HTTPRequest.Method,
         _ path: String,
         _ access: Access,
+        scope: APIScope? = nil,
         _ handler: @escaping @Sendable (Request, PasskeyRequestContext, RouteCall) async throws -> Response
     ) {
         self.method = method
         self.path = path
         self.access = access
+        self.scope = scope
         self.handler = handler
     }
 }
@@ -54,15 +58,19 @@ struct RouteCall: Sendable {
 }
 
 extension Route {
-    /// Authenticates the call as the route's access level requires, then runs the handler.
+    /// Authenticates the call as the route's access level requires, then runs the handler. A backend route's key must
+    /// grant the route's scope: the one place scopes are checked.
     func respond(_ request: Request, _ context: PasskeyRequestContext, service: PasskeyService) async throws -> Response
     {
         let bearer = Self.bearerToken(request)
         let caller: Caller
         switch access {
         case .backend:
-            guard let bearer, let name = service.apiKeyName(for: bearer) else { throw APIError.unauthenticated }
-            caller = Caller(actor: "api-key:\(name)", requestID: context.requestID, clientIP: context.clientIP)
+            guard let bearer, let key = service.apiKey(for: bearer) else { throw APIError.unauthenticated }
+            // A backend route always names its scope; were one to lack it, only a key with every scope would pass.
+            let needed = scope ?? .all
+            guard key.grants(needed) else { throw APIError.insufficientScope(needed, keyName: key.name) }
+            caller = Caller(actor: "api-key:\(key.name)", requestID: context.requestID, clientIP: context.clientIP)
         case .client:
             guard bearer != nil else { throw APIError.unauthenticated }
             caller = Caller(actor: "client", requestID: context.requestID, clientIP: context.clientIP)
@@ -81,13 +89,15 @@ extension Route {
         )
     }
 
-    /// A backend route: its caller is the API key's name (``respond(_:_:service:)`` refuses anything else).
+    /// A backend route: its caller is the API key's name, and the key must grant `scope` (``respond(_:_:service:)``
+    /// refuses anything else).
     static func backend(
         _ method: HTTPRequest.Method,
         _ path: String,
+        scope: APIScope,
         _ handler: @escaping @Sendable (Request, PasskeyRequestContext, RouteCall) async throws -> Response
     ) -> Route {
-        Route(method, path, .backend, handler)
+        Route(method, path, .backend, scope: scope, handler)
     }
 
     /// An open route: no credential, or one in its body that its flow checks (a handoff token, a recovery token).

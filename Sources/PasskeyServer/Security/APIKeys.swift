@@ -1,12 +1,12 @@
 import Foundation
 
-/// The backend API keys, held only as SHA-256 hashes.
+/// The backend API keys, held only as SHA-256 hashes, with what each may do.
 struct APIKeys: Sendable {
-    private let keys: [(name: String, hash: [UInt8])]
+    private let keys: [(key: ServerConfiguration.APIKey, hash: [UInt8])]
 
     init(_ configured: [ServerConfiguration.APIKey]) {
         keys = configured.compactMap { key in
-            if let secret = key.key { return (key.name, Secrets.hash(secret)) }
+            if let secret = key.key { return (key, Secrets.hash(secret)) }
             guard let hex = key.sha256 else { return nil }
             var bytes = [UInt8]()
             var index = hex.startIndex
@@ -14,15 +14,15 @@ struct APIKeys: Sendable {
                 bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
                 index = next
             }
-            return (key.name, bytes)
+            return (key, bytes)
         }
     }
 
-    /// The name of the key `presented` is, if any. Every key is compared, in constant time.
-    func name(for presented: String) -> String? {
+    /// The configured key `presented` is, if any. Every key is compared, in constant time.
+    func key(for presented: String) -> ServerConfiguration.APIKey? {
         let hash = Secrets.hash(presented)
-        var found: String?
-        for key in keys where Secrets.constantTimeEqual(key.hash, hash) { found = key.name }
+        var found: ServerConfiguration.APIKey?
+        for key in keys where Secrets.constantTimeEqual(key.hash, hash) { found = key.key }
         return found
     }
 }

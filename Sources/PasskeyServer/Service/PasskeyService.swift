@@ -119,8 +119,8 @@ public struct PasskeyService: Sendable {
         )
     }
 
-    /// Whether `presented` is a configured backend API key; returns the key's name.
-    public func apiKeyName(for presented: String) -> String? { apiKeys.name(for: presented) }
+    /// The configured backend API key `presented` is, if any (its name and scopes, never its secret's hash).
+    public func apiKey(for presented: String) -> ServerConfiguration.APIKey? { apiKeys.key(for: presented) }
 }
 
 /// Who is acting, for the audit log and rate limits.

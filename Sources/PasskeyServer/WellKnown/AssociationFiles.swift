@@ -9,10 +9,19 @@ public struct AssociationFiles: Sendable {
         self.configuration = configuration
     }
 
-    /// `/.well-known/apple-app-site-association`: `webcredentials` for each iOS app.
+    /// `/.well-known/apple-app-site-association`: `webcredentials` for each iOS app, and `applinks` for each one that
+    /// names `appLinkPaths` (one `details` entry per app: its `appIDs` and a `components` entry per path), so that a
+    /// link to one of those paths — a handoff's `crossDevice.linkBase` — opens the app.
     public var appleAppSiteAssociation: [UInt8] {
         get throws(APIError) {
-            try Self.json(["webcredentials": ["apps": configuration.appleApps.map { "\($0.teamId).\($0.bundleId)" }]])
+            var file: [String: Any] = ["webcredentials": ["apps": configuration.appleApps.map(\.appID)]]
+            let linking = configuration.appleApps.compactMap { app in
+                app.appLinkPaths.map { paths in
+                    ["appIDs": [app.appID], "components": paths.map { ["/": $0] }] as [String: Any]
+                }
+            }
+            if !linking.isEmpty { file["applinks"] = ["details": linking] }
+            return try Self.json(file)
         }
     }
 

@@ -18,6 +18,8 @@ struct OpenAPIDocument: Sendable {
         var method: String
         var path: String
         var security: Security?
+        /// The scopes the security requirement lists (`apiKey: [registrations]`): a backend route's API key scope.
+        var scopes: [String]
         /// The text of each response (every string in it), by status (`"404"`); for a response that only refers to a
         /// shared one (a `$ref` without its own `description`), the shared response's text.
         var responses: [String: String]
@@ -53,6 +55,8 @@ struct OpenAPIDocument: Sendable {
                         method: method.uppercased(),
                         path: path,
                         security: try Self.security(of: operation),
+                        scopes: operation["security"]?.sequence?.first?.mapping?.values.first?.sequence?
+                            .compactMap(\.string) ?? [],
                         responses: Self.responses(of: operation, shared: shared)
                     )
                 )

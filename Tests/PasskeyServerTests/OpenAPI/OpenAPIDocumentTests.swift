@@ -70,6 +70,20 @@ struct OpenAPIDocumentTests {
         }
     }
 
+    @Test("Each backend operation's security names its route's API key scope, and no other operation names one")
+    func scopesMatchTheRoutes() throws {
+        let document = try OpenAPIDocument.load()
+        let table = try PasskeyRoutes.table(Self.makeService())
+        let scopes = Dictionary(table.map { ("\($0.method.rawValue) \($0.path)", $0.scope) }) { first, _ in first }
+        for operation in document.operations {
+            guard let scope = scopes[operation.label] else { continue }
+            #expect(
+                operation.scopes == (scope.map { [$0.rawValue] } ?? []),
+                "\(operation.label): the document names \(operation.scopes), the route needs \(scope?.rawValue ?? "none")"
+            )
+        }
+    }
+
     @Test("Every documented route answers, with a documented status and error code")
     func everyDocumentedRouteAnswers() async throws {
         let document = try OpenAPIDocument.load()

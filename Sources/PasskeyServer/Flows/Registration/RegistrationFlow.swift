@@ -26,16 +26,7 @@ extension RegistrationFlow {
         let userName = try Validation.text(request.userName, field: "userName", maximum: 256)
         let displayName = try Validation.text(request.displayName ?? userName, field: "displayName", maximum: 256)
         if let name = request.credentialName { _ = try CredentialName(name) }
-        let verifyIdentity: Bool
-        switch request.identityVerification ?? "none" {
-        case "none": verifyIdentity = false
-        case "required":
-            guard configuration.identityVerification.provider != .disabled else {
-                throw APIError.identityVerificationNotConfigured("identityVerification 'required'")
-            }
-            verifyIdentity = true
-        default: throw APIError.invalidRequest("identityVerification must be 'none' or 'required'.")
-        }
+        let verifyIdentity = try identityVerificationRequired(request.identityVerification)
         try await identityVerification.refuseReusedWorkflowRun(request.workflowRunId)
         let explicit: Bool
         switch request.finalize ?? "automatic" {
@@ -110,6 +101,28 @@ extension RegistrationFlow {
             workflowRunId: run?.workflowRunId,
             idvToken: run?.idvToken
         )
+    }
+
+    /// Whether the registration verifies the person's identity: as the request asks (`required`; `none` or its synonym
+    /// `optional`: not), unless `policy.enrollment.requireIdentityVerification` makes every registration verify it,
+    /// when a request that asks for none is refused and one that says nothing verifies.
+    private func identityVerificationRequired(_ requested: String?) throws(APIError) -> Bool {
+        let policy = configuration.policy.enrollment.requireIdentityVerification
+        switch requested ?? (policy ? "required" : "none") {
+        case "none", "optional":
+            guard !policy else {
+                throw APIError.invalidRequest(
+                    "identityVerification '\(requested ?? "")' is refused: this server's policy.enrollment.requireIdentityVerification makes every registration verify the person's identity. Leave identityVerification out, or send 'required'."
+                )
+            }
+            return false
+        case "required":
+            guard configuration.identityVerification.provider != .disabled else {
+                throw APIError.identityVerificationNotConfigured("identityVerification 'required'")
+            }
+            return true
+        default: throw APIError.invalidRequest("identityVerification must be 'required', 'optional' or 'none'.")
+        }
     }
 
     /// `GET /v1/registrations/{id}`

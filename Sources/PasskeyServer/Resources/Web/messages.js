@@ -29,6 +29,7 @@ const PasskeyMessages = Object.freeze({
   SIGN_IN_REQUIRED: "Your session ended. Sign in again.",
   UNAUTHENTICATED: "This request is no longer authorised. Reload the page and start again.",
   CSRF_TOKEN_INVALID: "This page is out of date. Reload it and try again.",
+  INSUFFICIENT_SCOPE: "The server's API key may not do this. Ask the site's operator to add the scope to the key.",
   INVALID_RESULT_TOKEN: "The sign-in result did not match. Start again.",
   CREDENTIAL_INACTIVE: "The passkey you chose was deleted from your account and can no longer sign in. Use another passkey, or remove this one from your device.",
   STEP_UP_CREDENTIAL_USER_MISMATCH: "The passkey you chose belongs to another account.",

@@ -6,7 +6,7 @@ import WebAuthn
 /// `/console`: the operator console — users with search and paging, one user's passkeys and sessions with revoke
 /// and sign-out, and the audit log. Closed until an operator signs in: with their own passkey when the
 /// configuration names them in `web.operators` (audited as `operator:user:<id>`), or with one of the server's
-/// backend API keys as a break-glass (audited as `operator:<key name>`). The console's session is its own, apart
+/// backend API keys that grants the `console` scope as a break-glass (audited as `operator:<key name>`). The console's session is its own, apart
 /// from the demo's, and lasts an hour at most.
 extension WebPages {
     /// Failed console sign-ins allowed per client IP and minute, counted in the store for all server processes:
@@ -31,13 +31,22 @@ extension WebPages {
             try await page(request, context) { call throws(APIError) in
                 let limit = consoleSignInLimit(call)
                 try await service.webSessions.countAttempt(limit)
-                guard let name = service.apiKeyName(for: call.form["apiKey"] ?? "") else {
+                guard let key = service.apiKey(for: call.form["apiKey"] ?? "") else {
                     return consoleSignInPage(
                         call,
                         problem: "That is not one of this server's API keys.",
                         status: .unauthorized
                     )
                 }
+                guard key.grants(.console) else {
+                    return consoleSignInPage(
+                        call,
+                        problem:
+                            "That API key does not grant the console scope: sign in with a key whose scopes include \"console\" (or \"*\").",
+                        status: .forbidden
+                    )
+                }
+                let name = key.name
                 await service.webSessions.releaseAttempt(limit)
                 try await signIn(&call, userID: nil, operatorName: name)
                 await service.webSessions.audit(

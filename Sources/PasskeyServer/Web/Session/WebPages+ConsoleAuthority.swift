@@ -3,7 +3,7 @@ import PasskeyStorage
 
 /// What a console session's authority rests on, checked against the configuration the server runs with now, on
 /// every request: an operator's session while their user id is named in `web.operators`, a break-glass session
-/// while an API key of its name is configured. A session whose ground was removed (the server restarted with
+/// while an API key of its name is configured and grants the `console` scope. A session whose ground was removed (the server restarted with
 /// another configuration) is refused, though its row stays until it expires.
 extension WebPages {
     func holds(_ session: WebSessionRecord) -> Bool {
@@ -12,7 +12,7 @@ extension WebPages {
         if let userID = session.userID {
             return name == "user:\(userID)" && service.configuration.web.operators.contains(userID)
         }
-        return service.configuration.apiKeys.contains { $0.name == name }
+        return service.configuration.apiKeys.contains { $0.name == name && $0.grants(.console) }
     }
 
     /// Whether `userID` is one of the console's operators: the demo neither signs such an account in with a phone
