@@ -1,5 +1,5 @@
 public import Foundation
-public import WebAuthn
+import WebAuthn
 
 extension PlatformCredential {
     /// Records in the platform adapter's registry that this credential signed in on this device at `time`.
