@@ -13,6 +13,9 @@ public enum LAPolicy: Int, @unchecked Sendable {
 open class LAContext: NSObject {
     public override init() { fatalError("stand-in") }
 
+    /// `canEvaluatePolicy:error:`; whether the policy can be evaluated now (no prompt).
+    open func canEvaluatePolicy(_ policy: LAPolicy, error: NSErrorPointer) -> Bool { fatalError("stand-in") }
+
     /// The `async` form Swift imports for `evaluatePolicy:localizedReason:reply:`.
     open func evaluatePolicy(_ policy: LAPolicy, localizedReason: String) async throws -> Bool {
         fatalError("stand-in")
@@ -21,5 +24,9 @@ open class LAContext: NSObject {
     /// Invalidates the context; an evaluation in progress fails with `LAError.appCancel`.
     open func invalidate() { fatalError("stand-in") }
 }
+
+/// Foundation's `NSErrorPointer` (`AutoreleasingUnsafeMutablePointer<NSError?>?` on Apple platforms), which
+/// Linux's Foundation does not declare; the adapters pass nil or `&error` to it, which both forms accept.
+public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
 
 public let LAErrorDomain: String = "com.apple.LocalAuthentication"

@@ -42,6 +42,16 @@ struct AppleMappingTests {
         ("notInteractive", -1004, .userVerificationFailed),
     ]
 
+    @Test("a biometric lockout is retryable: once the passcode unlocked biometrics, the same call succeeds")
+    func lockoutIsRetryable() {
+        let mapped = AppleErrorMapping.localAuthenticationError(
+            code: AppleErrorMapping.LocalAuthenticationCode.biometryLockout
+        )
+        #expect(mapped.code == .biometricLockout)
+        #expect(mapped.isRetryable)
+        #expect(PasskeyError(.biometricLockout, "locked").isRetryable)
+    }
+
     @Test("ASAuthorizationError codes map by domain and code", arguments: authorizationCodes)
     func authorizationErrors(name: String, code: Int, expected: PasskeyError.Code) {
         let error = NSError(domain: Self.authorizationDomain, code: code)

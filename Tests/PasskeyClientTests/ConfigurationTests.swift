@@ -162,4 +162,50 @@ struct ConfigurationTests {
             }
         }
     }
+
+    @Test("keychainAccessGroup reaches the keychain item; storage names its account")
+    func keychainAccessGroup() throws {
+        let shared = try PasskeyClientConfiguration(
+            rpDomain: "example.com",
+            serverBaseURL: Self.server,
+            storage: "com.example.app",
+            keychainAccessGroup: "ABCDE12345.com.example.shared"
+        )
+        #expect(
+            shared.keychainItem
+                == KeychainItem(
+                    service: "swift-passkeys.key-store",
+                    account: "com.example.app",
+                    accessGroup: "ABCDE12345.com.example.shared"
+                )
+        )
+        let appGroup = try PasskeyClientConfiguration(
+            rpDomain: "example.com",
+            serverBaseURL: Self.server,
+            storage: "com.example.app",
+            keychainAccessGroup: "group.com.example.shared"
+        )
+        #expect(appGroup.keychainItem.accessGroup == "group.com.example.shared")
+        let own = try PasskeyClientConfiguration(rpDomain: "example.com", serverBaseURL: Self.server, storage: "app")
+        #expect(own.keychainItem.accessGroup == nil)
+        #expect(own.debugLogging == false)
+    }
+
+    @Test(
+        "a keychainAccessGroup that is not one is INVALID_CONFIGURATION naming the field",
+        arguments: ["", "shared", ".com.example", "TEAM..x", "TEAM.com example", "TEAM.com/x"]
+    )
+    func invalidKeychainAccessGroup(group: String) {
+        #expect {
+            _ = try PasskeyClientConfiguration(
+                rpDomain: "example.com",
+                serverBaseURL: Self.server,
+                storage: "com.example.app",
+                keychainAccessGroup: group
+            )
+        } throws: { error in
+            let error = error as? PasskeyError
+            return error?.code == .invalidConfiguration && error?.message.contains("keychainAccessGroup") == true
+        }
+    }
 }

@@ -196,7 +196,8 @@ struct EndToEndTests {
                     )
                 )
             }
-            #expect(empty?.code == .invalidInput)
+            // An empty allow-list allows nothing: the app's set-up is wrong, not the user's input.
+            #expect(empty?.code == .invalidConfiguration)
         }
     }
 
@@ -275,6 +276,8 @@ struct EndToEndTests {
                 _ = try await client.authenticate(Self.input(first))
             }
             #expect(lockout?.code == .biometricLockout)
+            // Once the user unlocked with the passcode, the same sign-in can be tried again.
+            #expect(lockout?.isRetryable == true)
             let second = try await server.backend.createAuthentication(userId: "hana")
             let missing = await passkeyError {
                 _ = try await client.authenticate(Self.input(second))

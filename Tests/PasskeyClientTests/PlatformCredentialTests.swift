@@ -1,3 +1,4 @@
+import Foundation
 import PasskeyClient
 import Testing
 import WebAuthn
@@ -48,5 +49,58 @@ struct PlatformCredentialTests {
         let bare = PlatformCredential(id: [1], clientDataJSON: [2], source: .securityKeyProvider)
         #expect(throws: PasskeyError(.hardwareNotAvailable, "")) { try bare.registrationResponse() }
         #expect(throws: PasskeyError(.hardwareNotAvailable, "")) { try bare.authenticationResponse() }
+    }
+
+    /// Authenticator data whose flags byte (after the 32-byte RP ID hash) is `flags`.
+    static func authenticatorData(flags: UInt8) -> [UInt8] { Array(repeating: 0, count: 32) + [flags, 0, 0, 0, 0] }
+
+    static func assertion(
+        id: [UInt8],
+        source: PlatformCredentialSource,
+        userHandle: [UInt8]? = [7, 7]
+    ) -> PlatformCredential {
+        PlatformCredential(
+            id: id,
+            clientDataJSON: [1],
+            authenticatorData: authenticatorData(flags: 0x01 | 0x04 | 0x08 | 0x10),
+            signature: [3],
+            userHandle: userHandle,
+            source: source
+        )
+    }
+
+    @Test(
+        "a synced passkey the user signs in with here is recorded, with its backup flags; a known one gets lastUsedAt"
+    )
+    func recordUse() throws {
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        var entries: [KeyStoreEntry] = []
+        Self.assertion(id: [5], source: .platformProvider(attachment: .platform))
+            .recordUse(in: &entries, rpID: "example.com", at: time)
+        let recorded = try #require(entries.first)
+        #expect(entries.count == 1)
+        #expect(recorded.credentialId.bytes == [5])
+        #expect(recorded.rpId == "example.com")
+        #expect(recorded.userHandle.bytes == [7, 7])
+        #expect(recorded.userId == nil)
+        #expect(recorded.key.bytes.isEmpty, "the registry holds no key material")
+        #expect(recorded.backupEligible && recorded.backupState)
+        #expect(recorded.lastUsedAt == time)
+
+        let later = time.addingTimeInterval(60)
+        Self.assertion(id: [5], source: .platformProvider(attachment: .platform))
+            .recordUse(in: &entries, rpID: "example.com", at: later)
+        #expect(entries.count == 1)
+        #expect(entries.first?.lastUsedAt == later)
+        #expect(entries.first?.createdAt == time)
+    }
+
+    @Test("security keys and credentials without a user handle are not recorded")
+    func notRecorded() {
+        var entries: [KeyStoreEntry] = []
+        Self.assertion(id: [6], source: .securityKeyProvider).recordUse(in: &entries, rpID: "example.com", at: Date())
+        Self.assertion(id: [7], source: .platformProvider(attachment: .crossPlatform), userHandle: nil)
+            .recordUse(in: &entries, rpID: "example.com", at: Date())
+        #expect(entries.isEmpty)
     }
 }

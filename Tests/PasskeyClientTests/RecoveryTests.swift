@@ -74,6 +74,61 @@ struct RecoveryTests {
         }
     }
 
+    /// An identity verifier that counts the prompts before handing them to the simulated one.
+    actor CountingVerifier: IdentityVerifier {
+        let inner: SimulatedIdentityVerifier
+        private(set) var prompts = 0
+        init(_ inner: SimulatedIdentityVerifier) { self.inner = inner }
+
+        func verify(_ request: IdentityVerificationRequest) async throws(PasskeyError) {
+            prompts += 1
+            try await inner.verify(request)
+        }
+    }
+
+    @Test("an attempt past its attemptExpiresAt fails at once with RECOVERY_ATTEMPT_EXPIRED: no prompt, no request")
+    func expiredAttemptFailsFast() async throws {
+        try await LiveServer.run(identityVerificationProvider: "simulated") { server in
+            _ = try await Self.enrollLostPhone(server, userId: "eve")
+            let attempt = try await server.backend.createRecovery(userId: "eve")
+            let transport = RecordingTransport()
+            let verifier = CountingVerifier(SimulatedIdentityVerifier(backend: server.backend, faceMatch: .pass))
+            let phone = try server.client(
+                SoftwareAuthenticator(keyStore: MemoryKeyStore()),
+                transport: transport,
+                identityVerifier: verifier
+            )
+            let provider = ServerRecoveryRegistrationProvider(api: phone.api)
+            let expired = await passkeyError {
+                _ = try await phone.recover(
+                    RecoveryInput(
+                        recoveryAttemptId: attempt.recoveryAttemptId,
+                        recoveryToken: attempt.recoveryToken,
+                        attemptExpiresAt: Date().addingTimeInterval(-1)
+                    ),
+                    registrationProvider: provider
+                )
+            }
+            #expect(expired?.code == .recoveryAttemptExpired)
+            #expect(expired?.isRetryable == false)
+            #expect(await verifier.prompts == 0)
+            #expect(await transport.requestCount == 0)
+            #expect(try await phone.listCredentials().isEmpty)
+
+            // Nothing was spent: with the attempt's real expiry the same token recovers.
+            let output = try await phone.recover(
+                RecoveryInput(
+                    recoveryAttemptId: attempt.recoveryAttemptId,
+                    recoveryToken: attempt.recoveryToken,
+                    attemptExpiresAt: attempt.attemptExpiresAt
+                ),
+                registrationProvider: provider
+            )
+            #expect(output.registered?.status == "reserved")
+            #expect(await verifier.prompts == 1)
+        }
+    }
+
     @Test("a face that does not match: RECOVERY_MATCH_FAILED, not retryable, and no passkey is created")
     func matchFailed() async throws {
         try await LiveServer.run(identityVerificationProvider: "simulated") { server in

@@ -8,17 +8,28 @@ import Security
 /// A random 256-bit key kept in the keychain (this device only), to protect an ``EncryptedFileKeyStore`` with
 /// ``KeyStoreProtection/key(_:)`` on Apple platforms.
 public enum KeychainKey {
+    /// The key of `configuration`'s key store, made on first use: the item is named by its storage namespace and
+    /// lives in its ``PasskeyClientConfiguration/keychainAccessGroup`` (``PasskeyClientConfiguration/keychainItem``).
+    public static func load(configuration: PasskeyClientConfiguration) throws(PasskeyError) -> SymmetricKey {
+        try load(configuration.keychainItem)
+    }
+
     /// The key of `namespace` (the configuration's storage namespace), made on first use.
     /// - Parameter accessGroup: a keychain access group shared with app extensions, if any.
     public static func load(namespace: String, accessGroup: String? = nil) throws(PasskeyError) -> SymmetricKey {
+        try load(KeychainItem(account: namespace, accessGroup: accessGroup))
+    }
+
+    /// The key kept in `keychainItem`, made on first use.
+    public static func load(_ keychainItem: KeychainItem) throws(PasskeyError) -> SymmetricKey {
         var item: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
-            kSecAttrService as String: "swift-passkeys.key-store",
-            kSecAttrAccount as String: namespace,
+            kSecAttrService as String: keychainItem.service,
+            kSecAttrAccount as String: keychainItem.account,
             // On macOS too: only the data protection keychain applies kSecAttrAccessible and access groups.
             kSecUseDataProtectionKeychain as String: true,
         ]
-        if let accessGroup { item[kSecAttrAccessGroup as String] = accessGroup }
+        if let accessGroup = keychainItem.accessGroup { item[kSecAttrAccessGroup as String] = accessGroup }
         if let key = try read(item) { return key }
         let key = SymmetricKey(size: .bits256)
         var add = item

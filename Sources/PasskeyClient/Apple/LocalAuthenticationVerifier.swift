@@ -18,6 +18,12 @@ public struct LocalAuthenticationVerifier: UserVerifier {
     public let reason: String
     public init(reason: String) { self.reason = reason }
 
+    /// Whether the user can be verified on this device now — biometrics or the device passcode
+    /// (`canEvaluatePolicy(.deviceOwnerAuthentication)`); false without a passcode.
+    public static func canVerifyUser() -> Bool {
+        LAContext().canEvaluatePolicy(.deviceOwnerAuthentication, error: nil)
+    }
+
     public func verifyUser(_ request: UserVerificationRequest) async throws(PasskeyError) -> UserVerificationOutcome {
         let evaluated = EvaluatedContext(LAContext())
         let reason = self.reason

@@ -12,7 +12,8 @@ public import WebAuthn
 ///
 /// The system builds `clientDataJSON` with the origin `https://<rpID>`; the app needs the Associated Domains
 /// entitlement `webcredentials:<rpDomain>`. Platform passkeys cannot be listed or deleted by an app: this adapter
-/// records the passkeys it creates in `registry` (metadata only) to list them, and `deleteCredential` fails with
+/// records the passkeys it creates — and synced ones the user signs in with here — in `registry` (metadata only) to
+/// list them, and `deleteCredential` fails with
 /// `CREDENTIAL_DELETE_FORBIDDEN` (the user removes them in Settings › Passwords; revoke them on the server).
 @available(iOS 17.0, macOS 14.0, visionOS 1.0, *)
 public struct PlatformPasskeyAuthenticator: Authenticator {
@@ -27,7 +28,9 @@ public struct PlatformPasskeyAuthenticator: Authenticator {
         self.anchor = presentationAnchor
     }
 
-    public func isSupported() async -> Bool { true }
+    /// Whether the system can verify the user here (a device passcode is set; LocalAuthentication's
+    /// `canEvaluatePolicy(.deviceOwnerAuthentication)`): platform passkeys need it.
+    public func isSupported() async -> Bool { LocalAuthenticationVerifier.canVerifyUser() }
 
     public func makeCredential(
         _ request: CredentialCreationRequest
@@ -80,11 +83,9 @@ public struct PlatformPasskeyAuthenticator: Authenticator {
             anchor: anchor
         )
         let response = try credential.authenticationResponse()
-        let time = Date()
+        let (time, rpID) = (Date(), request.rpID)
         try await registry.update { entries throws(PasskeyError) in
-            if let index = entries.firstIndex(where: { $0.credentialId.bytes == credential.id }) {
-                entries[index].lastUsedAt = time
-            }
+            credential.recordUse(in: &entries, rpID: rpID, at: time)
         }
         return response
     }

@@ -26,7 +26,12 @@ public struct SecureEnclaveAuthenticator: Authenticator {
         )
     }
 
-    public func isSupported() async -> Bool { SecureEnclave.isAvailable }
+    /// Whether this device has a Secure Enclave, the system can verify the user (a passcode is set), and the key
+    /// store can be opened or created.
+    public func isSupported() async -> Bool {
+        guard SecureEnclave.isAvailable, LocalAuthenticationVerifier.canVerifyUser() else { return false }
+        return await engine.isSupported()
+    }
 
     public func makeCredential(
         _ request: CredentialCreationRequest

@@ -32,7 +32,15 @@ public struct SoftwareAuthenticator: Authenticator {
         self.now = now
     }
 
-    public func isSupported() async -> Bool { true }
+    /// Whether its key store can be opened (or created on the first passkey): a probe, not a constant.
+    public func isSupported() async -> Bool {
+        do {
+            try await keyStore.checkAvailable()
+            return true
+        } catch {
+            return false
+        }
+    }
 
     public func credentials(rpDomain: String?) async throws(PasskeyError) -> [Credential] {
         try await keyStore.entries().filter { rpDomain == nil || $0.rpId == rpDomain }.map(\.credential)

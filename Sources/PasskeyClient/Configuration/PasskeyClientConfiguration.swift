@@ -11,9 +11,17 @@ public struct PasskeyClientConfiguration: Sendable, Hashable {
     public let rpDomain: String
     /// The passkey server's base URL. `https`, except for `localhost` and `127.0.0.1` during development.
     public let serverBaseURL: URL
-    /// The storage namespace: 1–64 of `A–Z a–z 0–9 . _ -`. On Apple platforms, the keychain access group;
-    /// elsewhere, the name of the folder the SDK keeps its files in.
+    /// The storage namespace: 1–64 of `A–Z a–z 0–9 . _ -`. It names the SDK's keychain item on Apple platforms
+    /// (its account) and the folder the SDK keeps its files in.
     public let storage: String
+    /// The keychain access group the SDK's keychain item lives in (Apple platforms), such as
+    /// `ABCDE12345.com.example.shared` or `group.com.example.shared`, to share the passkey record with app
+    /// extensions; the app needs the Keychain Sharing (or App Groups) entitlement for it. Nil: the app's default
+    /// group. ``KeychainKey/load(configuration:)`` and ``PasskeyClientConfiguration/keychainItem`` use it.
+    public let keychainAccessGroup: String?
+    /// The debug switch: when on, ``PasskeyClient`` logs each step of its flows through swift-log (at `debug`, to
+    /// the logger it was given), never a secret — no token, challenge, key, signature or user handle.
+    public var debugLogging: Bool
     /// The origin the client reports in `clientDataJSON`. Native iOS apps present `https://<rpDomain>`, the default;
     /// against a development server on this machine (rpDomain `localhost`, server `http://localhost:PORT` or
     /// `http://127.0.0.1:PORT`) the default is that server's own origin, `http://localhost:PORT`, which a
@@ -28,11 +36,14 @@ public struct PasskeyClientConfiguration: Sendable, Hashable {
         serverBaseURL: URL,
         storage: String,
         origin: String? = nil,
-        requestTimeout: Duration = .seconds(30)
+        requestTimeout: Duration = .seconds(30),
+        keychainAccessGroup: String? = nil,
+        debugLogging: Bool = false
     ) throws(PasskeyError) {
         try Self.validateDomain(rpDomain)
         try Self.validateServerURL(serverBaseURL)
         try Self.validateNamespace(storage)
+        if let keychainAccessGroup { try Self.validateAccessGroup(keychainAccessGroup) }
         let origin = origin ?? Self.defaultOrigin(rpDomain: rpDomain, serverBaseURL: serverBaseURL)
         try Self.validateOrigin(origin)
         guard requestTimeout > .zero, requestTimeout <= .seconds(600) else {
@@ -43,6 +54,8 @@ public struct PasskeyClientConfiguration: Sendable, Hashable {
         self.storage = storage
         self.origin = origin
         self.requestTimeout = requestTimeout
+        self.keychainAccessGroup = keychainAccessGroup
+        self.debugLogging = debugLogging
     }
 
     /// `https://<rpDomain>`, or `http://localhost:PORT` for rpDomain `localhost` and a server on `http://localhost` or
@@ -138,6 +151,20 @@ extension PasskeyClientConfiguration {
             )
         }
         guard namespace != ".", namespace != ".." else { throw invalid("storage", "must not be '.' or '..'") }
+    }
+
+    /// A keychain access group: `<Team ID>.<identifier>` or `group.<identifier>`, 3–128 of `A–Z a–z 0–9 . -`,
+    /// with a dot between two non-empty parts.
+    static func validateAccessGroup(_ group: String) throws(PasskeyError) {
+        let parts = group.split(separator: ".", omittingEmptySubsequences: false)
+        guard (3...128).contains(group.utf8.count), parts.count >= 2, parts.allSatisfy({ !$0.isEmpty }),
+            group.utf8.allSatisfy({ $0.isASCIILetterOrDigit || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") })
+        else {
+            throw invalid(
+                "keychainAccessGroup",
+                "'\(group)' must be a keychain access group such as 'ABCDE12345.com.example.shared' or 'group.com.example.shared' (letters, digits, '.' and '-')"
+            )
+        }
     }
 
     /// `https://host[:port]`, `http://localhost[:port]` or `http://127.0.0.1[:port]`, or an Android app origin.

@@ -38,7 +38,8 @@ extension PasskeyError.Code {
     // MARK: The user
     /// The user dismissed the prompt.
     public static let userCancelled: Self = "USER_CANCELLED"
-    /// Biometrics are locked after too many failed attempts; the user must unlock with the device passcode.
+    /// Biometrics are locked after too many failed attempts; the user must unlock with the device passcode, then
+    /// the same call may be retried (``PasskeyError/isRetryable`` is true).
     public static let biometricLockout: Self = "BIOMETRIC_LOCKOUT"
     /// User verification was required and did not succeed.
     public static let userVerificationFailed: Self = "USER_VERIFICATION_FAILED"
@@ -113,6 +114,7 @@ extension PasskeyError.Code {
 
     /// Whether an error with this code is worth retrying as it is, unless the server said otherwise.
     var isRetryableByDefault: Bool {
-        [Self.networkError, .timeout, .serverError, .rateLimited, .challengeExpired].contains(self)
+        // A biometric lockout ends when the user enters the device passcode: the same call then succeeds.
+        [Self.networkError, .timeout, .serverError, .rateLimited, .challengeExpired, .biometricLockout].contains(self)
     }
 }

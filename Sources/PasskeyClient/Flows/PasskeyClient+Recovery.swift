@@ -15,13 +15,29 @@ extension PasskeyClient {
         _ input: RecoveryInput,
         registrationProvider: any RecoveryRegistrationProvider
     ) async throws(PasskeyError) -> RecoveredCredentialOutput {
+        try await traced("recover", ["recoveryAttemptId": "\(input.recoveryAttemptId)"]) {
+            () async throws(PasskeyError) in try await recoverSteps(input, registrationProvider: registrationProvider)
+        }
+    }
+
+    private func recoverSteps(
+        _ input: RecoveryInput,
+        registrationProvider: any RecoveryRegistrationProvider
+    ) async throws(PasskeyError) -> RecoveredCredentialOutput {
         try Self.validateFlowID(input.recoveryAttemptId, field: "recoveryAttemptId")
         try Self.validateToken(input.recoveryToken, field: "recoveryToken")
+        if let expiry = input.attemptExpiresAt, expiry <= Date() {
+            throw PasskeyError(
+                .recoveryAttemptExpired,
+                "The recovery attempt expired at \(expiry); ask your backend for a new recovery (POST /v1/recoveries)."
+            )
+        }
         let verifier = try requireIdentityVerifier(for: "recover(_:registrationProvider:)")
         let started = try await api.startRecoveryIdentityVerification(
             recoveryAttemptId: input.recoveryAttemptId,
             recoveryToken: input.recoveryToken
         )
+        trace("recover: identity verification", ["workflowRunId": "\(started.workflowRunId)"])
         try await verifier.verify(
             IdentityVerificationRequest(
                 workflowRunId: started.workflowRunId,
@@ -37,7 +53,9 @@ extension PasskeyClient {
         let options = try data.creationOptions(at: Date())
         try checkRelyingParty(options.rp.id)
         let userId = data.userId ?? data.userHandle
+        trace("recover: registration data received", ["rpId": "\(data.rpId)"])
         let response = try await webAuthn.create(options, userId: userId)
+        trace("recover: passkey created", ["credentialId": "\(response.id)"])
         var registered: RegisteredCredential?
         if let continuationToken = data.continuationToken {
             registered = try await api.completeRecovery(

@@ -1,4 +1,5 @@
 import Foundation
+public import Logging
 import WebAuthn
 
 /// The SDK's client: enrollment and sign-in against the passkey server's client API, with an ``Authenticator``
@@ -18,6 +19,9 @@ public struct PasskeyClient: PasskeyClientProtocol {
     /// How long the SDK waits, after the ``identityVerifier`` returned, for the server to learn the decision
     /// (while it answers `WORKFLOW_NOT_COMPLETED`) before failing with that code.
     public let identityVerificationWait: Duration
+    /// Where the SDK's steps are logged when ``PasskeyClientConfiguration/debugLogging`` is on (at `debug`; never a
+    /// secret). With the switch off, nothing is logged.
+    public let logger: Logger
     let webAuthn: WebAuthnClient
 
     public init(
@@ -26,8 +30,12 @@ public struct PasskeyClient: PasskeyClientProtocol {
         transport: any HTTPTransport = URLSessionTransport(),
         ceremonyTimeoutRange: ClosedRange<Duration> = .seconds(10) ... .seconds(600),
         identityVerifier: (any IdentityVerifier)? = nil,
-        identityVerificationWait: Duration = .seconds(60)
+        identityVerificationWait: Duration = .seconds(60),
+        logger: Logger = Logger(label: "swift-passkeys.client")
     ) {
+        var logger = logger
+        if configuration.debugLogging { logger.logLevel = min(logger.logLevel, .debug) }
+        self.logger = logger
         self.configuration = configuration
         self.authenticator = authenticator
         self.identityVerifier = identityVerifier
@@ -45,6 +53,12 @@ public struct PasskeyClient: PasskeyClientProtocol {
     }
 
     public func enroll(_ input: EnrollmentInput) async throws(PasskeyError) -> EnrollmentResult {
+        try await traced("enroll", ["registrationAttemptId": "\(input.registrationAttemptId)"]) {
+            () async throws(PasskeyError) in try await enrollSteps(input)
+        }
+    }
+
+    private func enrollSteps(_ input: EnrollmentInput) async throws(PasskeyError) -> EnrollmentResult {
         try Self.validateFlowID(input.registrationAttemptId, field: "registrationAttemptId")
         try Self.validateToken(input.clientToken)
         if let userId = input.userId { try Self.validateUserID(userId) }
@@ -53,6 +67,7 @@ public struct PasskeyClient: PasskeyClientProtocol {
             let verifier = try requireIdentityVerifier(for: "EnrollmentInput.identityVerification")
             try Self.validateFlowID(verification.workflowRunId, field: "identityVerification.workflowRunId")
             try Self.validateToken(verification.idvToken, field: "identityVerification.idvToken")
+            trace("enroll: identity verification", ["workflowRunId": "\(verification.workflowRunId)"])
             try await verifier.verify(
                 IdentityVerificationRequest(
                     workflowRunId: verification.workflowRunId,
@@ -74,6 +89,13 @@ public struct PasskeyClient: PasskeyClientProtocol {
             )
         }
         try checkRelyingParty(options.rp.id)
+        trace(
+            "enroll: creation options received",
+            [
+                "rpId": "\(options.rp.id ?? "")", "excludeCredentials": "\(options.excludeCredentials?.count ?? 0)",
+                "userVerification": "\(options.authenticatorSelection?.userVerification?.rawValue ?? "default")",
+            ]
+        )
         let response: RegistrationResponseJSON
         do {
             response = try await webAuthn.create(options, userId: input.userId)
@@ -87,6 +109,7 @@ public struct PasskeyClient: PasskeyClientProtocol {
                 credential: local
             )
         }
+        trace("enroll: passkey created; completing the registration", ["credentialId": "\(response.id)"])
         let registered: RegisteredCredential
         do {
             registered = try await api.completeRegistration(
@@ -100,7 +123,8 @@ public struct PasskeyClient: PasskeyClientProtocol {
             // (shouldPromptToCreatePasskey false, sign-in PASSKEY_NOT_FOUND). When the answer was lost on the way
             // the server may hold it, so the key stays.
             if ![.networkError, .timeout, .serverError].contains(error.code) {
-                try? await deleteCredential(id: response.id)
+                trace("enroll: the server refused the passkey; deleting it here", ["code": "\(error.code)"])
+                _ = try? await deleteCredential(id: response.id)
             }
             throw error
         }
@@ -109,6 +133,12 @@ public struct PasskeyClient: PasskeyClientProtocol {
     }
 
     public func authenticate(_ input: AuthenticationInput) async throws(PasskeyError) -> AuthenticationResult {
+        try await traced("sign-in", ["sessionId": "\(input.sessionId)", "mode": "\(input.mode.logName)"]) {
+            () async throws(PasskeyError) in try await authenticateSteps(input)
+        }
+    }
+
+    private func authenticateSteps(_ input: AuthenticationInput) async throws(PasskeyError) -> AuthenticationResult {
         var stepUp: AuthenticationInput.StepUp?
         switch input.mode {
         case .standard: break
@@ -119,8 +149,9 @@ public struct PasskeyClient: PasskeyClientProtocol {
         try Self.validateToken(input.clientToken)
         let narrowed = try input.allowCredentials.map { ids throws(PasskeyError) -> Set<[UInt8]> in
             guard !ids.isEmpty else {
+                // An empty list allows nothing: no sign-in could ever succeed with it, a mistake in the app's set-up.
                 throw PasskeyError(
-                    .invalidInput,
+                    .invalidConfiguration,
                     "AuthenticationInput.allowCredentials is empty: leave it nil to use the server's list (or sign in without a user name)."
                 )
             }
@@ -141,12 +172,21 @@ public struct PasskeyClient: PasskeyClientProtocol {
     ) async throws(PasskeyError) -> AuthenticationResult {
         try checkRelyingParty(request.publicKey.rpId)
         let options = try Self.apply(input, narrowed: narrowed, to: request.publicKey)
+        trace(
+            "sign-in: request options received",
+            [
+                "rpId": "\(options.rpId ?? "")", "allowCredentials": "\(options.allowCredentials?.count ?? 0)",
+                "userVerification": "\(options.userVerification?.rawValue ?? "default")",
+                "transaction": "\(request.transaction != nil)",
+            ]
+        )
         if let transaction = request.transaction {
             var stepUp: AuthenticationInput.StepUp?
             if case .stepUp(let details) = input.mode { stepUp = details }
             try await confirm(transaction, challenge: options.challenge.bytes, stepUp: stepUp)
         }
         let response = try await webAuthn.get(options)
+        trace("sign-in: assertion signed; completing the sign-in", ["credentialId": "\(response.id)"])
         let completion = try await api.completeAuthentication(
             sessionId: input.sessionId,
             clientToken: input.clientToken,
@@ -161,31 +201,6 @@ public struct PasskeyClient: PasskeyClientProtocol {
             transaction: request.transaction,
             crossPlatformSessionId: crossPlatformSessionId
         )
-    }
-
-    public func listCredentials() async throws(PasskeyError) -> [Credential] {
-        try await authenticator.credentials(rpDomain: configuration.rpDomain)
-    }
-
-    public func getCredential(id: String) async throws(PasskeyError) -> Credential {
-        _ = try CredentialID.decode(id)
-        guard let credential = try await listCredentials().first(where: { $0.credentialId == id }) else {
-            throw PasskeyError(.passkeyNotFound, "No passkey with id \(id) is on this device.")
-        }
-        return credential
-    }
-
-    public func deleteCredential(id: String) async throws(PasskeyError) {
-        _ = try await getCredential(id: id)
-        try await authenticator.deleteCredential(id: id)
-    }
-
-    public func isSupported() async -> Bool { await authenticator.isSupported() }
-
-    public func shouldPromptToCreatePasskey(userId: String) async throws(PasskeyError) -> Bool {
-        try Self.validateUserID(userId)
-        guard await isSupported() else { return false }
-        return try await !listCredentials().contains { $0.userId == userId }
     }
 
     public func create(requestJSON: String) async throws(PasskeyError) -> String {

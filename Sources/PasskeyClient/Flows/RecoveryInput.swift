@@ -9,11 +9,21 @@ public struct RecoveryInput: Sendable, Hashable {
     public var recoveryToken: String
     /// The replacement passkey's name on the server; by default it is named after its authenticator.
     public var credentialName: String?
+    /// When the recovery attempt expires (`attemptExpiresAt` of `POST /v1/recoveries`, delivered with the token).
+    /// ``PasskeyClient/recover(_:registrationProvider:)`` checks it first: an attempt past it fails at once with
+    /// `RECOVERY_ATTEMPT_EXPIRED`, before the person is asked for anything and before any request.
+    public var attemptExpiresAt: Date?
 
-    public init(recoveryAttemptId: String, recoveryToken: String, credentialName: String? = nil) {
+    public init(
+        recoveryAttemptId: String,
+        recoveryToken: String,
+        credentialName: String? = nil,
+        attemptExpiresAt: Date? = nil
+    ) {
         self.recoveryAttemptId = recoveryAttemptId
         self.recoveryToken = recoveryToken
         self.credentialName = credentialName
+        self.attemptExpiresAt = attemptExpiresAt
     }
 }
 

@@ -3,6 +3,8 @@ import Prometheus
 /// The server's metrics, in its own Prometheus registry (served at `/metrics`).
 struct ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
+    /// The bounded set of sign-in actions that label the ceremony metric.
+    let actionLabels = ActionLabels()
 
     private static var ceremonies: MetricNameDescriptor {
         MetricNameDescriptor(
@@ -35,8 +37,12 @@ struct ServerMetrics: Sendable {
         .milliseconds(500), .seconds(1),
     ]
 
-    func ceremony(_ flow: String, outcome: String) {
-        registry.makeCounter(descriptor: Self.ceremonies, labels: [("flow", flow), ("outcome", outcome)]).increment()
+    /// Counts a completed ceremony; a sign-in's `action` (when it has one) is a label too, kept bounded by
+    /// ``ActionLabels``.
+    func ceremony(_ flow: String, outcome: String, action: String? = nil) {
+        var labels = [("flow", flow), ("outcome", outcome)]
+        if let action { labels.append(("action", actionLabels.label(for: action))) }
+        registry.makeCounter(descriptor: Self.ceremonies, labels: labels).increment()
     }
 
     func request(route: String, method: String, status: Int, duration: Duration) {

@@ -71,9 +71,11 @@ public actor FakePasskeyClient: PasskeyClientProtocol {
         return credential
     }
 
-    public func deleteCredential(id: String) async throws(PasskeyError) {
-        _ = try await getCredential(id: id)
+    @discardableResult
+    public func deleteCredential(id: String) async throws(PasskeyError) -> Credential {
+        let credential = try await getCredential(id: id)
         credentials.removeAll { $0.credentialId == id }
+        return credential
     }
 
     public func isSupported() async -> Bool { supported }

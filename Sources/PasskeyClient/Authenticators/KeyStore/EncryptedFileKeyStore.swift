@@ -42,6 +42,24 @@ public actor EncryptedFileKeyStore: KeyStore {
         }
     }
 
+    /// An existing file is opened (it must be a key store this protection opens); a missing one must be creatable:
+    /// its folder exists (or is made, owner-only) and is writable.
+    public func checkAvailable() async throws(PasskeyError) {
+        guard !exists else {
+            _ = try await entries()
+            return
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        let folder = directory.isEmpty ? "." : directory
+        try AtomicFile.createDirectory(folder)
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            throw PasskeyError(
+                .keyStoreUnavailable,
+                "The key store '\(path)' cannot be created: its folder is not writable; choose another path or fix the folder's permissions."
+            )
+        }
+    }
+
     /// Whether the file exists (an absent file is an empty key store).
     public nonisolated var exists: Bool { FileManager.default.fileExists(atPath: path) }
 

@@ -13,6 +13,15 @@ public protocol KeyStore: Sendable {
     func update<Result: Sendable>(
         _ body: @Sendable (inout [KeyStoreEntry]) throws(PasskeyError) -> Result
     ) async throws(PasskeyError) -> Result
+
+    /// Checks that the key store can be used now — opened, or created on its first change — without changing it.
+    /// - Throws: the error that using it would meet (`KEY_STORE_*`).
+    func checkAvailable() async throws(PasskeyError)
+}
+
+extension KeyStore {
+    /// A key store is available when its entries can be read.
+    public func checkAvailable() async throws(PasskeyError) { _ = try await entries() }
 }
 
 /// One credential in a key store: its key (in the ``CredentialKeys`` representation; for software keys the raw

@@ -90,17 +90,25 @@ extension ServiceFlow {
     }
 
     /// What every ceremony's completion does when its response is refused: the flow is marked failed (the client may
-    /// ask for new options), the failure counted in the metrics and written to the audit log with its code.
+    /// ask for new options), the failure counted in the metrics and written to the audit log with its code (and a
+    /// sign-in's `action`).
     func ceremonyFailed(
         _ ceremony: Ceremony,
         flow: FlowRecord,
         userID: String?,
         code: APIError.Code,
+        action: String? = nil,
         by caller: Caller
     ) async {
         await markFailed(flow)
-        metrics.ceremony(ceremony.rawValue, outcome: "failed")
-        await audit(ceremony.failed, by: caller, userID: userID, subject: flow.id, details: ["code": code.rawValue])
+        metrics.ceremony(ceremony.rawValue, outcome: "failed", action: action)
+        await audit(
+            ceremony.failed,
+            by: caller,
+            userID: userID,
+            subject: flow.id,
+            details: ["code": code.rawValue].withAction(action)
+        )
     }
 
     /// A flow's payload as stored. Our payload types hold only strings, numbers, booleans and dates, so encoding

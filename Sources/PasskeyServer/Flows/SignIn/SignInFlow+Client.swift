@@ -120,7 +120,7 @@ extension SignInFlow {
             )
             let response = try await record(result, verified, of: found.credential, flow, state, handedOff, at: time)
             await releaseAttempt(addressLimit)
-            metrics.ceremony(Ceremony.authentication.rawValue, outcome: "succeeded")
+            metrics.ceremony(Ceremony.authentication.rawValue, outcome: "succeeded", action: state.action)
             await audit(
                 .authenticationCompleted,
                 by: caller,
@@ -129,11 +129,18 @@ extension SignInFlow {
                 details: [
                     "flow": flow.id, "mode": state.mode.rawValue, "userVerified": "\(verified.userVerified)",
                     "signCountRegressed": "\(verified.signCountRegressed)",
-                ]
+                ].withAction(state.action)
             )
             return response
         } catch {
-            await ceremonyFailed(.authentication, flow: flow, userID: flow.userID, code: error.code, by: caller)
+            await ceremonyFailed(
+                .authentication,
+                flow: flow,
+                userID: flow.userID,
+                code: error.code,
+                action: state.action,
+                by: caller
+            )
             let credentialLimit = FailureLimit.failedAssertions(
                 credentialID: request.credential.rawId.bytes,
                 configuration.limits

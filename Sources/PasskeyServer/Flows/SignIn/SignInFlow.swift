@@ -68,7 +68,7 @@ extension SignInFlow {
             details: [
                 "mode": mode.rawValue, "transactionDigest": stepUp.transaction?.digest ?? "none",
                 "identityVerification": "\(stepUp.identityVerification)",
-            ]
+            ].withAction(action)
         )
         return CreateAuthenticationResponse(
             biometricPasskeySessionId: flow.id,
@@ -127,10 +127,33 @@ extension SignInFlow {
         if let id = try? Base64URL.decode(result.credentialId),
             try await storage({ try await store.credential(id: id) })?.status != .active
         {
-            await audit(.authenticationVoided, by: caller, userID: result.userId, subject: flow.id)
+            await audit(
+                .authenticationVoided,
+                by: caller,
+                userID: result.userId,
+                subject: flow.id,
+                details: [:].withAction(result.action)
+            )
             throw APIError.credentialInactive
         }
-        await audit(.authenticationRedeemed, by: caller, userID: result.userId, subject: flow.id)
+        await audit(
+            .authenticationRedeemed,
+            by: caller,
+            userID: result.userId,
+            subject: flow.id,
+            details: [:].withAction(result.action)
+        )
         return result
+    }
+}
+
+extension [String: String] {
+    /// The details with the sign-in's `action` (as the backend sent it), when it has one: the authentication.* audit
+    /// events carry it so the log says what each sign-in was for.
+    func withAction(_ action: String?) -> Self {
+        guard let action else { return self }
+        var details = self
+        details["action"] = action
+        return details
     }
 }
