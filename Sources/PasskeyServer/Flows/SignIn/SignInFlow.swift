@@ -122,27 +122,16 @@ extension SignInFlow {
             default: break
             }
         }
+        let details = [String: String]().withAction(result.action)
         // Checked after the result is spent: a revocation that committed before this point (a recovery's finalize, an
         // operator) voids it, one after it came after the sign-in.
         if let id = try? Base64URL.decode(result.credentialId),
             try await storage({ try await store.credential(id: id) })?.status != .active
         {
-            await audit(
-                .authenticationVoided,
-                by: caller,
-                userID: result.userId,
-                subject: flow.id,
-                details: [:].withAction(result.action)
-            )
+            await audit(.authenticationVoided, by: caller, userID: result.userId, subject: flow.id, details: details)
             throw APIError.credentialInactive
         }
-        await audit(
-            .authenticationRedeemed,
-            by: caller,
-            userID: result.userId,
-            subject: flow.id,
-            details: [:].withAction(result.action)
-        )
+        await audit(.authenticationRedeemed, by: caller, userID: result.userId, subject: flow.id, details: details)
         return result
     }
 }
