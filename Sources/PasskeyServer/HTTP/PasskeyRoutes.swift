@@ -30,14 +30,27 @@ public enum PasskeyRoutes {
             Route.backend(.get, "/v1/registrations/{registrationAttemptId}") { _, _, call in
                 JSONBody.response(try await s.registration.status(id: try call.parameter("registrationAttemptId")))
             },
-            Route.backend(.post, "/v1/registrations/{registrationAttemptId}/finalize") { _, _, call in
+            Route.backend(.post, "/v1/registrations/{registrationAttemptId}/finalize") { request, _, call in
                 JSONBody.response(
-                    try await s.registration.finalize(id: try call.parameter("registrationAttemptId"), by: call.caller)
+                    try await s.registration.finalize(
+                        id: try call.parameter("registrationAttemptId"),
+                        try await call.body(SettleRegistrationRequest.self, request, empty: .none),
+                        by: call.caller
+                    )
                 )
             },
-            Route.backend(.post, "/v1/registrations/{registrationAttemptId}/abort") { _, _, call in
+            Route.backend(.post, "/v1/registrations/{registrationAttemptId}/abort") { request, _, call in
                 JSONBody.response(
-                    try await s.registration.abort(id: try call.parameter("registrationAttemptId"), by: call.caller)
+                    try await s.registration.abort(
+                        id: try call.parameter("registrationAttemptId"),
+                        try await call.body(SettleRegistrationRequest.self, request, empty: .none),
+                        by: call.caller
+                    )
+                )
+            },
+            Route.backend(.post, "/v1/registrations/{registrationAttemptId}/cancel") { _, _, call in
+                JSONBody.response(
+                    try await s.registration.cancel(id: try call.parameter("registrationAttemptId"), by: call.caller)
                 )
             },
             Route.backend(.post, "/v1/authentications") { request, _, call in
