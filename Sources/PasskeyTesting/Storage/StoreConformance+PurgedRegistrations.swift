@@ -36,8 +36,10 @@ extension StoreConformance {
                 try await store.purgedRegistration(id: signIn.id) == nil,
                 "only registrations' ids are kept"
             )
+            var otherBody = young
+            otherBody.requestHash = Fixture.bytes()
             try require(
-                try await store.claimIdempotencyKey(young, at: cut) == .running,
+                try await store.claimIdempotencyKey(otherBody, at: cut - 50) == .mismatch,
                 "an answer that has not expired is kept"
             )
             // It lived 600 seconds: kept until 600 seconds after the purge.

@@ -101,7 +101,9 @@ extension RegistrationState: JSONWritable, FastJSONDecodable {
             let identityVerification = json.optionalBool("identityVerification", in: members),
             let maximumActive = json.optionalInteger("maximumActive", in: members),
             let workflowRunID = json.optionalString("workflowRunID", in: members),
-            let consolePasskey = json.optionalBool("consolePasskey", in: members)
+            let consolePasskey = json.optionalBool("consolePasskey", in: members),
+            let finalizeTokenHash = json.optionalString("finalizeTokenHash", in: members),
+            let abortReason = json.optionalString("abortReason", in: members)
         else { return nil }
         self.init(
             userName: userName,
@@ -113,17 +115,21 @@ extension RegistrationState: JSONWritable, FastJSONDecodable {
             identityVerification: identityVerification,
             maximumActive: maximumActive,
             workflowRunID: workflowRunID,
-            consolePasskey: consolePasskey
+            consolePasskey: consolePasskey,
+            finalizeTokenHash: finalizeTokenHash,
+            abortReason: abortReason
         )
     }
 
     func write(to writer: inout JSONWriter) {
         writer.object { writer in
+            writer.member("abortReason", abortReason)
             writer.member("consolePasskey", consolePasskey)
             writer.member("credentialID", credentialID)
             writer.member("credentialName", credentialName)
             writer.member("displayName", displayName)
             writer.member("explicitFinalize", explicitFinalize)
+            writer.member("finalizeTokenHash", finalizeTokenHash)
             writer.member("identityVerification", identityVerification)
             writer.member("maximumActive", maximumActive)
             writer.member("newAccount", newAccount)
