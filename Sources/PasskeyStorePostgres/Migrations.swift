@@ -14,7 +14,7 @@ enum Migrations {
 
     static let all: [Migration] = [
         initialSchema, usersInByteOrder, limitWindows, webSessions, workflowRuns, purging, crossPlatformSessions,
-        recoveryAttempts, uniqueUserNames, recoveryStarter, consolePasskeys,
+        recoveryAttempts, uniqueUserNames, recoveryStarter, consolePasskeys, purgedRegistrations, idempotencyKeys,
     ]
 
     static let initialSchema = Migration(

@@ -47,6 +47,18 @@ extension PostgresPasskeyStore: FlowStore {
             doing: "redeem the result"
         ).first.map { row throws(StoreError) in try FlowRecord(row) }
     }
+
+    public func purgedRegistration(id: String) async throws(StoreError) -> Date? {
+        try await rows(
+            "SELECT purged_at FROM purged_registrations WHERE id = \(id)",
+            doing: "read a purged registration"
+        )
+        .first.map { row throws(StoreError) in
+            do { return try row.decode(Date.self) } catch {
+                throw StoreError(.corrupt, "A stored purged registration's time cannot be read: \(error).")
+            }
+        }
+    }
 }
 
 /// The `INSERT` of a new flow.

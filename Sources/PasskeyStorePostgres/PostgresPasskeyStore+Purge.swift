@@ -20,16 +20,23 @@ extension PostgresPasskeyStore: StorePurging {
             doing: "purge ended reservations"
         ).count
         (report.flows, report.users) = try await transaction(doing: "purge flows that are over") { connection in
+            // The registrations' ids are kept as long again as each lived: a client may still hold one.
             let flows = try await connection.rows(
                 """
-                DELETE FROM flows WHERE id IN (
+                WITH gone AS (DELETE FROM flows WHERE id IN (
                     SELECT id FROM flows
                     WHERE expires_at < \(time) AND (result_expires_at IS NULL OR result_expires_at < \(time))
                         AND NOT EXISTS (
                             SELECT 1 FROM credentials WHERE credentials.flow_id = flows.id AND credentials.status = 'reserved'
                         )
                     ORDER BY expires_at LIMIT \(limit) FOR UPDATE SKIP LOCKED
-                ) RETURNING user_id
+                ) RETURNING user_id, id, kind, created_at, expires_at),
+                kept AS (
+                    INSERT INTO purged_registrations (id, purged_at, forget_at)
+                    SELECT id, \(time), \(time) + GREATEST(expires_at - created_at, interval '0') FROM gone WHERE kind = 'registration'
+                    ON CONFLICT (id) DO UPDATE SET purged_at = EXCLUDED.purged_at, forget_at = EXCLUDED.forget_at
+                )
+                SELECT user_id FROM gone
                 """
             )
             var users: Set<String> = []

@@ -21,7 +21,7 @@ extension SchemaMigration {
 enum Migrations {
     static let all: [Migration] = [
         initialSchema, limitWindows, webSessions, workflowRuns, purging, crossPlatformSessions, recoveryAttempts,
-        uniqueUserNames, recoveryStarter, consolePasskeys, versionAlignment,
+        uniqueUserNames, recoveryStarter, consolePasskeys, versionAlignment, purgedRegistrations, idempotencyKeys,
     ]
 
     static let initialSchema = Migration(

@@ -86,6 +86,16 @@ extension SQLitePasskeyStore: FlowStore {
         }
     }
 
+    public func purgedRegistration(id: String) async throws(StoreError) -> Date? {
+        try await connection.session { db in
+            try db.rows("SELECT purged_at FROM purged_registrations WHERE id = ?", [Bind.text(id)]).first.flatMap {
+                row -> Date? in
+                guard case .real(let seconds) = row.column("purged_at") else { return nil }
+                return Date(timeIntervalSince1970: seconds)
+            }
+        }
+    }
+
     static func flow(_ db: Database, id: String) throws -> FlowRecord? {
         try db.rows("SELECT \(FlowRows.columns) FROM flows WHERE id = ?", [Bind.text(id)]).first.map(
             FlowRows.decode

@@ -27,10 +27,27 @@ extension SQLitePasskeyStore: StorePurging {
                             SELECT 1 FROM credentials WHERE credentials.flow_id = flows.id AND credentials.status = 'reserved'
                         )
                     ORDER BY expires_at LIMIT ?2
-                ) RETURNING user_id
+                ) RETURNING user_id, id, kind, created_at, expires_at
                 """,
                 [Bind.date(time), Bind.integer(limit)]
             )
+            // The registrations' ids are kept as long again as each lived: a client may still hold one.
+            let registrations = flows.compactMap { row -> PurgedRegistration? in
+                guard case .text("registration") = row.column("kind"), case .text(let id) = row.column("id"),
+                    case .real(let created) = row.column("created_at"),
+                    case .real(let expires) = row.column("expires_at")
+                else { return nil }
+                return PurgedRegistration(id: id, lifetime: max(0, expires - created))
+            }
+            if !registrations.isEmpty {
+                try db.execute(
+                    """
+                    INSERT OR REPLACE INTO purged_registrations (id, purged_at, forget_at)
+                    SELECT json_extract(value, '$.id'), ?2, ?2 + json_extract(value, '$.lifetime') FROM json_each(?1)
+                    """,
+                    [try Bind.json(registrations), Bind.date(time)]
+                )
+            }
             let users = Set(
                 flows.compactMap { row -> String? in
                     guard case .text(let userID) = row.column("user_id") else { return nil }
@@ -86,4 +103,10 @@ extension SQLitePasskeyStore: StorePurging {
             try db.rows(sql, [Bind.date(time), Bind.integer(limit)]).count
         }
     }
+}
+
+/// A purged registration flow's id and how long it lived, in seconds.
+private struct PurgedRegistration: Encodable {
+    let id: String
+    let lifetime: Double
 }

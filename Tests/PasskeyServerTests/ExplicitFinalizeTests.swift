@@ -1,9 +1,11 @@
 import Foundation
 import HTTPTypes
-import PasskeyServer
+import PasskeyStorage
 import PasskeyTesting
 import Testing
 import WebAuthn
+
+@testable import PasskeyServer
 
 /// Registration with `finalize: "explicit"` (DESIGN §3 flow 1): the credential is reserved until the backend
 /// finalizes or aborts it.
@@ -11,20 +13,40 @@ struct ExplicitFinalizeTests {
     static func finalizePath(_ id: String) -> String { "/v1/registrations/\(id)/finalize" }
     static func abortPath(_ id: String) -> String { "/v1/registrations/\(id)/abort" }
 
-    /// Registers `authenticator` for alice under explicit finalize; returns the attempt.
+    /// Registers `authenticator` for alice under explicit finalize; returns the attempt and its finalize token.
     static func reserve(
         _ api: API,
         _ authenticator: inout TestAuthenticator,
         user: String = "alice"
-    ) async throws -> RegistrationAttempt {
+    ) async throws -> ReservedAttempt {
         let attempt = try await api.createRegistration(NewRegistration(userId: user, finalize: "explicit"))
         let response = try api.registrationResponse(
             try await api.registrationOptions(attempt),
             authenticator: &authenticator
         )
-        let credential = try await api.completeRegistration(attempt, response).expect(.created, CredentialView.self)
+        let credential = try await api.completeRegistration(attempt, response).expect(
+            .created,
+            ReservedCredentialView.self
+        )
         #expect(credential.status == "reserved")
-        return attempt
+        let token = try #require(credential.finalizeToken, "complete of an explicit attempt returns a finalize token")
+        #expect(token.hasPrefix("pkf_"))
+        return ReservedAttempt(attempt: attempt, finalizeToken: token)
+    }
+
+    /// Finalizes (or aborts) a reserved attempt with its token, and `reason`.
+    static func settle(
+        _ api: API,
+        _ path: (String) -> String,
+        _ reserved: ReservedAttempt,
+        token: String? = nil,
+        reason: String? = nil
+    ) async throws -> APIResponse {
+        try await api.backend(
+            .post,
+            path(reserved.registrationAttemptId),
+            body: SettleBody(finalizeToken: token ?? reserved.finalizeToken, reason: reason)
+        )
     }
 
     @Test func finalizeActivatesTheReservedCredential() async throws {
@@ -45,14 +67,21 @@ struct ExplicitFinalizeTests {
                 .conflict
             )
 
-            let finalized = try await api.backend(.post, Self.finalizePath(id)).expect(.ok, RegistrationStatusView.self)
+            let finalized = try await Self.settle(api, Self.finalizePath, attempt).expect(
+                .ok,
+                RegistrationStatusView.self
+            )
             #expect(finalized.status == "finalized")
             #expect(finalized.credential?.status == "active")
             let result = try await api.signIn(userID: "alice", authenticator: &phone)
             #expect(result.credentialId == phone.credentialIDText)
 
-            expectError(try await api.backend(.post, Self.finalizePath(id)), "REGISTRATION_ATTEMPT_CONFLICT", .conflict)
-            expectError(try await api.backend(.post, Self.abortPath(id)), "REGISTRATION_ATTEMPT_CONFLICT", .conflict)
+            expectError(
+                try await Self.settle(api, Self.finalizePath, attempt),
+                "REGISTRATION_ATTEMPT_CONFLICT",
+                .conflict
+            )
+            expectError(try await Self.settle(api, Self.abortPath, attempt), "REGISTRATION_ATTEMPT_CONFLICT", .conflict)
         }
     }
 
@@ -61,10 +90,7 @@ struct ExplicitFinalizeTests {
         try await server.withAPI { api in
             var phone = TestAuthenticator()
             let attempt = try await Self.reserve(api, &phone)
-            let aborted = try await api.backend(.post, Self.abortPath(attempt.registrationAttemptId)).expect(
-                .ok,
-                RegistrationStatusView.self
-            )
+            let aborted = try await Self.settle(api, Self.abortPath, attempt).expect(.ok, RegistrationStatusView.self)
             #expect(aborted.status == "aborted")
             #expect(aborted.credential == nil)
             expectError(
@@ -73,13 +99,9 @@ struct ExplicitFinalizeTests {
                 .notFound
             )
             #expect(try await api.credentials(of: "alice").isEmpty)
+            expectError(try await Self.settle(api, Self.abortPath, attempt), "REGISTRATION_ATTEMPT_CONFLICT", .conflict)
             expectError(
-                try await api.backend(.post, Self.abortPath(attempt.registrationAttemptId)),
-                "REGISTRATION_ATTEMPT_CONFLICT",
-                .conflict
-            )
-            expectError(
-                try await api.backend(.post, Self.finalizePath(attempt.registrationAttemptId)),
+                try await Self.settle(api, Self.finalizePath, attempt),
                 "REGISTRATION_ATTEMPT_CONFLICT",
                 .conflict
             )
@@ -94,16 +116,8 @@ struct ExplicitFinalizeTests {
             var phone = TestAuthenticator()
             let attempt = try await Self.reserve(api, &phone)
             server.clock.advance(by: 601)
-            expectError(
-                try await api.backend(.post, Self.finalizePath(attempt.registrationAttemptId)),
-                "RESERVATION_EXPIRED",
-                .gone
-            )
-            expectError(
-                try await api.backend(.post, Self.abortPath(attempt.registrationAttemptId)),
-                "REGISTRATION_ATTEMPT_CONFLICT",
-                .conflict
-            )
+            expectError(try await Self.settle(api, Self.finalizePath, attempt), "RESERVATION_EXPIRED", .gone)
+            expectError(try await Self.settle(api, Self.abortPath, attempt), "REGISTRATION_ATTEMPT_CONFLICT", .conflict)
             #expect(try await api.credentials(of: "alice").isEmpty)
 
             // The released credential neither counts nor is excluded from a new registration.
@@ -137,12 +151,8 @@ struct ExplicitFinalizeTests {
             #expect(try await api.credentials(of: "alice").map(\.credentialId) == [phone.credentialIDText])
 
             // The first attempt has nothing left to settle, and does not show the credential that replaced it.
-            expectError(try await api.backend(.post, Self.finalizePath(firstID)), "RESERVATION_EXPIRED", .gone)
-            expectError(
-                try await api.backend(.post, Self.abortPath(firstID)),
-                "REGISTRATION_ATTEMPT_CONFLICT",
-                .conflict
-            )
+            expectError(try await Self.settle(api, Self.finalizePath, first), "RESERVATION_EXPIRED", .gone)
+            expectError(try await Self.settle(api, Self.abortPath, first), "REGISTRATION_ATTEMPT_CONFLICT", .conflict)
             let status = try await api.backend(.get, Path.registration(firstID)).expect(
                 .ok,
                 RegistrationStatusView.self
@@ -170,7 +180,7 @@ struct ExplicitFinalizeTests {
                 "CREDENTIAL_ALREADY_REGISTERED",
                 .conflict
             )
-            let finalized = try await api.backend(.post, Self.finalizePath(first.registrationAttemptId)).expect(
+            let finalized = try await Self.settle(api, Self.finalizePath, first).expect(
                 .ok,
                 RegistrationStatusView.self
             )
@@ -246,4 +256,119 @@ struct ExplicitFinalizeTests {
             )
         }
     }
+
+    @Test func finalizeAndAbortRequireTheFinalizeTokenOfTheAttempt() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            var phone = TestAuthenticator()
+            let attempt = try await Self.reserve(api, &phone)
+            var laptop = TestAuthenticator()
+            let other = try await Self.reserve(api, &laptop)
+            let id = attempt.registrationAttemptId
+            for path in [Self.finalizePath, Self.abortPath] {
+                // No body (as clients before finalize tokens), an empty object, another attempt's token, a wrong one.
+                expectError(try await api.backend(.post, path(id)), "FINALIZE_TOKEN_INVALID", .forbidden)
+                expectError(try await api.backend(.post, path(id), json: "{}"), "FINALIZE_TOKEN_INVALID", .forbidden)
+                expectError(
+                    try await Self.settle(api, path, attempt, token: other.finalizeToken),
+                    "FINALIZE_TOKEN_INVALID",
+                    .forbidden
+                )
+                expectError(
+                    try await Self.settle(api, path, attempt, token: "pkf_wrong"),
+                    "FINALIZE_TOKEN_INVALID",
+                    .forbidden
+                )
+            }
+            let status = try await api.backend(.get, Path.registration(id)).expect(.ok, RegistrationStatusView.self)
+            #expect(status.status == "completed", "a refused finalize or abort changes nothing")
+            #expect(status.credential?.status == "reserved")
+            #expect(try await Self.settle(api, Self.finalizePath, attempt).status == .ok)
+            #expect(try await Self.settle(api, Self.abortPath, other).status == .ok)
+        }
+    }
+
+    @Test func anAbortForTheIdentityProviderIsReportedToTheBackendAndTheApp() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            var phone = TestAuthenticator()
+            let attempt = try await Self.reserve(api, &phone)
+            expectError(
+                try await Self.settle(api, Self.abortPath, attempt, reason: "SOMETHING_ELSE"),
+                "INVALID_REQUEST",
+                .badRequest
+            )
+            expectError(
+                try await Self.settle(api, Self.finalizePath, attempt, reason: "IDP_COMMIT_FAILED"),
+                "INVALID_REQUEST",
+                .badRequest
+            )
+            let aborted = try await Self.settle(api, Self.abortPath, attempt, reason: "IDP_COMMIT_FAILED").expect(
+                .ok,
+                RegistrationStatusView.self
+            )
+            #expect(aborted.status == "aborted")
+            #expect(aborted.reason == "IDP_COMMIT_FAILED")
+            #expect(aborted.credential == nil)
+            let status = try await api.backend(.get, Path.registration(attempt.registrationAttemptId)).expect(
+                .ok,
+                RegistrationStatusView.self
+            )
+            #expect(status.reason == "IDP_COMMIT_FAILED")
+            #expect(try await api.credentials(of: "alice").isEmpty, "the refused passkey is removed")
+            expectError(try await Self.settle(api, Self.finalizePath, attempt), "IDP_COMMIT_FAILED", .conflict)
+            // The app asking again on the attempt is told why.
+            expectError(
+                try await api.client(
+                    .post,
+                    Path.registrationOptions(attempt.registrationAttemptId),
+                    token: attempt.attempt.clientToken
+                ),
+                "IDP_COMMIT_FAILED",
+                .conflict
+            )
+            let audit = try await server.service.context.store.auditEvents(after: 0, limit: 100, userID: "alice")
+            #expect(
+                audit.contains { $0.action == "registration.aborted" && $0.details["reason"] == "IDP_COMMIT_FAILED" }
+            )
+        }
+    }
+
+    @Test func anAbortWithoutAReasonIsAnAbortEndedByTheBackend() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            var phone = TestAuthenticator()
+            let attempt = try await Self.reserve(api, &phone)
+            let aborted = try await Self.settle(api, Self.abortPath, attempt).expect(.ok, RegistrationStatusView.self)
+            #expect(aborted.reason == nil)
+            expectError(
+                try await api.client(
+                    .post,
+                    Path.registrationOptions(attempt.registrationAttemptId),
+                    token: attempt.attempt.clientToken
+                ),
+                "FLOW_ENDED",
+                .gone
+            )
+        }
+    }
+}
+
+/// An attempt reserved under explicit finalize, with the finalize token its completion returned.
+struct ReservedAttempt: Sendable {
+    let attempt: RegistrationAttempt
+    let finalizeToken: String
+    var registrationAttemptId: String { attempt.registrationAttemptId }
+}
+
+/// The body of finalize and abort.
+struct SettleBody: Encodable, Sendable {
+    let finalizeToken: String?
+    let reason: String?
+}
+
+/// The answer of `complete` under explicit finalize.
+struct ReservedCredentialView: Decodable, Sendable {
+    let status: String
+    let finalizeToken: String?
 }

@@ -181,6 +181,8 @@ struct RobustnessTests {
             (.post, Recovery.identityVerification(recoveryID), recovery.recoveryToken, false),
             (.post, Recovery.attempt(recoveryID) + "/finalize", key, false),
             (.post, Recovery.attempt(recoveryID) + "/cancel", key, false),
+            // Last: it ends the attempt the routes above use.
+            (.post, "/v1/registrations/\(registrationID)/cancel", key, false),
         ]
     }
 

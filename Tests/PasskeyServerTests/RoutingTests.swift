@@ -13,6 +13,7 @@ struct RoutingTests {
         "GET /v1/registrations/{registrationAttemptId}",
         "POST /v1/registrations/{registrationAttemptId}/finalize",
         "POST /v1/registrations/{registrationAttemptId}/abort",
+        "POST /v1/registrations/{registrationAttemptId}/cancel",
         "POST /v1/authentications",
         "POST /v1/authentications/{biometricPasskeySessionId}/redeem",
         "GET /v1/users",
@@ -114,6 +115,7 @@ struct RoutingTests {
             expectError(try await api.backend(.get, Path.registration("reg_unknown")), "NOT_FOUND", .notFound)
             expectError(try await api.backend(.post, "/v1/registrations/reg_unknown/finalize"), "NOT_FOUND", .notFound)
             expectError(try await api.backend(.post, "/v1/registrations/reg_unknown/abort"), "NOT_FOUND", .notFound)
+            expectError(try await api.backend(.post, "/v1/registrations/reg_unknown/cancel"), "NOT_FOUND", .notFound)
             expectError(
                 try await api.backend(.post, Path.redeem("auth_unknown"), body: Redeem(resultToken: "pkr_x")),
                 "NOT_FOUND",

@@ -93,7 +93,7 @@ struct SQLiteStoreTests {
                 var key = TestAuthenticator()
                 let attempt = try await ExplicitFinalizeTests.reserve(api, &key)
                 #expect(
-                    try await api.backend(.post, "/v1/registrations/\(attempt.registrationAttemptId)/finalize").status
+                    try await ExplicitFinalizeTests.settle(api, ExplicitFinalizeTests.finalizePath, attempt).status
                         == .ok
                 )
                 return (phone.credentialIDText, laptop)
@@ -298,7 +298,8 @@ struct SQLiteStoreTests {
                     group.addTask {
                         try await api.backend(
                             .post,
-                            "/v1/registrations/\(id)/\(index.isMultiple(of: 2) ? "finalize" : "abort")"
+                            "/v1/registrations/\(id)/\(index.isMultiple(of: 2) ? "finalize" : "abort")",
+                            body: SettleBody(finalizeToken: attempt.finalizeToken, reason: nil)
                         )
                     }
                 }

@@ -70,6 +70,13 @@ extension PasskeyError.Code {
     public static let registrationAttemptExpired: Self = "REGISTRATION_ATTEMPT_EXPIRED"
     public static let registrationAttemptConflict: Self = "REGISTRATION_ATTEMPT_CONFLICT"
     public static let reservationExpired: Self = "RESERVATION_EXPIRED"
+    /// The app's backend cancelled the registration attempt before it completed; start a new enrolment.
+    public static let registrationAttemptCancelled: Self = "REGISTRATION_ATTEMPT_CANCELLED"
+    /// The registration attempt was over and the server cleaned it up; start a new enrolment.
+    public static let registrationAttemptCleanedUp: Self = "REGISTRATION_ATTEMPT_CLEANED_UP"
+    /// The app's backend aborted the registration because its identity provider refused the new passkey (which the
+    /// server removed); start the enrolment again.
+    public static let idpCommitFailed: Self = "IDP_COMMIT_FAILED"
     public static let maxCredentialsReached: Self = "MAX_CREDENTIALS_REACHED"
     public static let credentialNameInvalid: Self = "CREDENTIAL_NAME_INVALID"
     public static let credentialNameDuplicate: Self = "CREDENTIAL_NAME_DUPLICATE"

@@ -64,6 +64,12 @@ extension PasskeyError.Code {
         "REGISTRATION_ATTEMPT_CONFLICT": .registrationAttemptConflict,
         "REGISTRATION_ATTEMPT_EXPIRED": .registrationAttemptExpired,
         "RESERVATION_EXPIRED": .reservationExpired,
+        "REGISTRATION_ATTEMPT_CANCELLED": .registrationAttemptCancelled,
+        "REGISTRATION_ATTEMPT_CLEANED_UP": .registrationAttemptCleanedUp,
+        "IDP_COMMIT_FAILED": .idpCommitFailed,
+        // The backend API's own refusals (finalize token, Idempotency-Key); an app meets them only by calling it.
+        "FINALIZE_TOKEN_INVALID": .registrationAttemptConflict,
+        "IDEMPOTENT_REPLAY": .serverError,
         "INVALID_OR_EXPIRED_SESSION": .invalidOrExpiredSession,
         // The flow was ended by a reset of the user's passkeys: as for an expired session, start a new one.
         "FLOW_ENDED": .invalidOrExpiredSession,

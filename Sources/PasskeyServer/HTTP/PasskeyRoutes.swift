@@ -31,19 +31,35 @@ public enum PasskeyRoutes {
                 JSONBody.response(try await s.registration.status(id: try call.parameter("registrationAttemptId")))
             },
             Route.backend(.post, "/v1/registrations/{registrationAttemptId}/finalize", scope: .registrations) {
-                _,
+                request,
                 _,
                 call in
                 JSONBody.response(
-                    try await s.registration.finalize(id: try call.parameter("registrationAttemptId"), by: call.caller)
+                    try await s.registration.finalize(
+                        id: try call.parameter("registrationAttemptId"),
+                        try await call.body(SettleRegistrationRequest.self, request, empty: .none),
+                        by: call.caller
+                    )
                 )
             },
             Route.backend(.post, "/v1/registrations/{registrationAttemptId}/abort", scope: .registrations) {
+                request,
+                _,
+                call in
+                JSONBody.response(
+                    try await s.registration.abort(
+                        id: try call.parameter("registrationAttemptId"),
+                        try await call.body(SettleRegistrationRequest.self, request, empty: .none),
+                        by: call.caller
+                    )
+                )
+            },
+            Route.backend(.post, "/v1/registrations/{registrationAttemptId}/cancel", scope: .registrations) {
                 _,
                 _,
                 call in
                 JSONBody.response(
-                    try await s.registration.abort(id: try call.parameter("registrationAttemptId"), by: call.caller)
+                    try await s.registration.cancel(id: try call.parameter("registrationAttemptId"), by: call.caller)
                 )
             },
             Route.backend(.post, "/v1/authentications", scope: .authentications) { request, _, call in

@@ -55,6 +55,18 @@ struct RouteCall: Sendable {
     func body<T: Decodable>(_ type: T.Type, _ request: Request) async throws(APIError) -> T {
         try await JSONBody.decode(type, from: request, limit: bodyLimit)
     }
+
+    /// The body, or `empty` when the request has none.
+    func body<T: Decodable>(_ type: T.Type, _ request: Request, empty: T) async throws(APIError) -> T {
+        var request = request
+        do {
+            // Collected once, and kept as the request's body for the decoding.
+            guard try await request.collectBody(upTo: bodyLimit).readableBytes > 0 else { return empty }
+        } catch {
+            throw APIError.payloadTooLarge(bodyLimit)
+        }
+        return try await body(type, request)
+    }
 }
 
 extension Route {
@@ -77,16 +89,17 @@ extension Route {
         case .open:
             caller = Caller(actor: "public", requestID: context.requestID, clientIP: context.clientIP)
         }
-        return try await handler(
-            request,
-            context,
-            RouteCall(
-                caller: caller,
-                bearerToken: bearer,
-                parameters: context.parameters,
-                bodyLimit: service.configuration.limits.maxRequestBodyBytes
-            )
+        let call = RouteCall(
+            caller: caller,
+            bearerToken: bearer,
+            parameters: context.parameters,
+            bodyLimit: service.configuration.limits.maxRequestBodyBytes
         )
+        // Every backend POST creates or settles something: each may be made idempotent with an Idempotency-Key.
+        guard access == .backend, request.method == .post else { return try await handler(request, context, call) }
+        return try await service.idempotentRequests.respond(request, caller: caller, bodyLimit: call.bodyLimit) {
+            try await handler($0, context, call)
+        }
     }
 
     /// A backend route: its caller is the API key's name, and the key must grant `scope` (``respond(_:_:service:)``

@@ -19,6 +19,8 @@ extension AuditAction {
     public static let registrationFinalized = Self(rawValue: "registration.finalized")
     /// The backend aborted an explicit-finalize attempt: its reserved passkey is gone.
     public static let registrationAborted = Self(rawValue: "registration.aborted")
+    /// The backend cancelled an attempt before it completed.
+    public static let registrationCancelled = Self(rawValue: "registration.cancelled")
 
     // MARK: Sign-in and step-up (flows 2 and 3)
     /// The backend created a sign-in session (`details.mode`, the step-up's transaction digest).
@@ -87,6 +89,7 @@ extension AuditAction {
     /// Every action, for documentation checks.
     public static let all: [AuditAction] = [
         .registrationCreated, .registrationCompleted, .registrationFailed, .registrationFinalized, .registrationAborted,
+        .registrationCancelled,
         .authenticationCreated, .authenticationCompleted, .authenticationFailed, .authenticationRedeemed,
         .authenticationVoided, .credentialCloneSuspected, .credentialRenamed, .credentialRevoked, .userDeleted,
         .handoffCreated, .handoffClaimed, .handoffConfirmed, .handoffRejected, .handoffCancelled, .recoveryCreated,

@@ -13,6 +13,8 @@ public struct PasskeyService: Sendable {
     let context: FlowContext
     /// Resolves a client's token to what it may drive, before any client route's handler runs.
     let authorization: ClientAuthorization
+    /// Every backend POST passes here: idempotent with an `Idempotency-Key`.
+    let idempotentRequests: IdempotentRequests
 
     let registration: RegistrationFlow
     let signIn: SignInFlow
@@ -67,6 +69,7 @@ public struct PasskeyService: Sendable {
         self.context = context
         let authorization = ClientAuthorization(context: context)
         self.authorization = authorization
+        self.idempotentRequests = IdempotentRequests(context: context)
         let identityVerification = IdentityVerificationFlow(context: context)
         let registration = RegistrationFlow(context: context, identityVerification: identityVerification)
         let handoff = HandoffFlow(

@@ -37,4 +37,8 @@ extension MemoryPasskeyStore: FlowStore {
         flows[flowID] = FlowUpdate(status: .redeemed).applied(to: flow, at: time)
         return flow
     }
+
+    public func purgedRegistration(id: String) -> Date? {
+        purgedRegistrations[id]?.purgedAt
+    }
 }

@@ -18,7 +18,12 @@ extension MemoryPasskeyStore: StorePurging {
         }
         .sorted { $0.expiresAt < $1.expiresAt }
         .prefix(limit)
-        for flow in deadFlows { flows[flow.id] = nil }
+        for flow in deadFlows {
+            flows[flow.id] = nil
+            if flow.kind == .registration {
+                purgedRegistrations[flow.id] = (time, time + max(0, flow.expiresAt.timeIntervalSince(flow.createdAt)))
+            }
+        }
         dropOrphanedCrossPlatformSessions()
         report.flows = deadFlows.count
 
@@ -40,6 +45,14 @@ extension MemoryPasskeyStore: StorePurging {
         let windows = limitWindowsByKey.values.filter { $0.end < time }.prefix(limit)
         for window in windows { limitWindowsByKey[window.keyHash] = nil }
         report.limitWindows = windows.count
+
+        let forgotten = purgedRegistrations.filter { $0.value.forgetAt < time }.keys.prefix(limit)
+        for id in forgotten { purgedRegistrations[id] = nil }
+        report.purgedRegistrationIDs = forgotten.count
+
+        let answers = idempotencyKeys.filter { $0.value.claim.expiresAt < time }.keys.prefix(limit)
+        for key in answers { idempotencyKeys[key] = nil }
+        report.idempotentAnswers = answers.count
 
         if let auditBefore {
             let runs = workflowRunsByID.values.filter { $0.expiresAt < auditBefore }.prefix(limit)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A store in process memory, for tests and demos. It keeps the same guarantees as the database adapters
 /// within one process (an actor serialises every operation); it is lost when the process ends.
 public actor MemoryPasskeyStore: PasskeyStore {
@@ -20,6 +22,10 @@ public actor MemoryPasskeyStore: PasskeyStore {
     var crossPlatformSessionsByID: [String: CrossPlatformSessionRecord] = [:]
     /// By id (see `MemoryPasskeyStore+Recovery.swift`).
     var recoveryAttemptsByID: [String: RecoveryAttemptRecord] = [:]
+    /// Ids of purged registration flows: when they were purged, and when they are forgotten.
+    var purgedRegistrations: [String: (purgedAt: Date, forgetAt: Date)] = [:]
+    /// By key hash (see `MemoryPasskeyStore+Idempotency.swift`).
+    var idempotencyKeys: [[UInt8]: StoredIdempotencyKey] = [:]
 
     public init() {}
 }

@@ -79,6 +79,9 @@ public struct FlowStatus: RawRepresentable, Sendable, Hashable, Codable {
     public static let redeemed = Self(rawValue: "redeemed")
     public static let finalized = Self(rawValue: "finalized")
     public static let aborted = Self(rawValue: "aborted")
+    /// Cancelled by the backend before it completed (a registration's `…/cancel`): unlike `.aborted` (ended by a reset
+    /// of its user, or by the backend after it completed), nothing was ever stored for it.
+    public static let cancelled = Self(rawValue: "cancelled")
     /// The response did not verify; a new challenge may be issued.
     public static let failed = Self(rawValue: "failed")
 }

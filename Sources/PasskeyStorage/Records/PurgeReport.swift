@@ -14,6 +14,10 @@ public struct PurgeReport: Sendable, Hashable, Codable {
     public var auditEvents = 0
     /// Recovery attempts that expired before the audit retention (those of deleted users go with their users).
     public var recoveryAttempts = 0
+    /// Ids of purged registration attempts kept as long again as the attempt lived, now forgotten.
+    public var purgedRegistrationIDs = 0
+    /// Answers of idempotent requests (`Idempotency-Key`) past their retention.
+    public var idempotentAnswers = 0
 
     public init(
         flows: Int = 0,
@@ -23,7 +27,9 @@ public struct PurgeReport: Sendable, Hashable, Codable {
         limitWindows: Int = 0,
         workflowRuns: Int = 0,
         auditEvents: Int = 0,
-        recoveryAttempts: Int = 0
+        recoveryAttempts: Int = 0,
+        purgedRegistrationIDs: Int = 0,
+        idempotentAnswers: Int = 0
     ) {
         self.flows = flows
         self.reservations = reservations
@@ -33,6 +39,8 @@ public struct PurgeReport: Sendable, Hashable, Codable {
         self.workflowRuns = workflowRuns
         self.auditEvents = auditEvents
         self.recoveryAttempts = recoveryAttempts
+        self.purgedRegistrationIDs = purgedRegistrationIDs
+        self.idempotentAnswers = idempotentAnswers
     }
 
     /// The counts by kind, in a fixed order, named as in the logs and the documentation.
@@ -40,7 +48,8 @@ public struct PurgeReport: Sendable, Hashable, Codable {
         [
             ("flows", flows), ("reservations", reservations), ("users", users), ("webSessions", webSessions),
             ("limitWindows", limitWindows), ("workflowRuns", workflowRuns), ("auditEvents", auditEvents),
-            ("recoveryAttempts", recoveryAttempts),
+            ("recoveryAttempts", recoveryAttempts), ("purgedRegistrationIDs", purgedRegistrationIDs),
+            ("idempotentAnswers", idempotentAnswers),
         ]
     }
 
@@ -60,7 +69,9 @@ public struct PurgeReport: Sendable, Hashable, Codable {
             limitWindows: lhs.limitWindows + rhs.limitWindows,
             workflowRuns: lhs.workflowRuns + rhs.workflowRuns,
             auditEvents: lhs.auditEvents + rhs.auditEvents,
-            recoveryAttempts: lhs.recoveryAttempts + rhs.recoveryAttempts
+            recoveryAttempts: lhs.recoveryAttempts + rhs.recoveryAttempts,
+            purgedRegistrationIDs: lhs.purgedRegistrationIDs + rhs.purgedRegistrationIDs,
+            idempotentAnswers: lhs.idempotentAnswers + rhs.idempotentAnswers
         )
     }
 }

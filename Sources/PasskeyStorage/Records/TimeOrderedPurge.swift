@@ -22,6 +22,12 @@ extension PurgeReport {
         TimeOrderedPurge(table: "limit_windows", key: "key_hash", column: "window_end", keptWithAudit: false) {
             $0.limitWindows += $1
         },
+        TimeOrderedPurge(table: "purged_registrations", key: "id", column: "forget_at", keptWithAudit: false) {
+            $0.purgedRegistrationIDs += $1
+        },
+        TimeOrderedPurge(table: "idempotency_keys", key: "key_hash", column: "expires_at", keptWithAudit: false) {
+            $0.idempotentAnswers += $1
+        },
         TimeOrderedPurge(table: "workflow_runs", key: "id", column: "expires_at", keptWithAudit: true) {
             $0.workflowRuns += $1
         },

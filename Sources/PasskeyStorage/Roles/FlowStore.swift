@@ -20,4 +20,8 @@ public protocol FlowStore: Sendable {
     /// Redeems the flow's result token once: status `.completed` → `.redeemed`. Nil when the token does not
     /// match, expired, or was redeemed already.
     func redeemResult(flowID: String, resultTokenHash: [UInt8], at time: Date) async throws(StoreError) -> FlowRecord?
+    /// When the purge deleted the registration flow `id` (``StorePurging/purge(before:auditBefore:limit:)`` keeps the
+    /// ids of the registration flows it deletes, each for as long again as the flow lived); nil when it did not, or
+    /// has forgotten it since.
+    func purgedRegistration(id: String) async throws(StoreError) -> Date?
 }

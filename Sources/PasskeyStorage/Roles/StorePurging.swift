@@ -11,12 +11,15 @@ public protocol StorePurging: Sendable {
     /// 1. reserved credentials whose `reservedUntil` is before `time` (never finalized; an expired reservation no
     ///    longer counts anyway);
     /// 2. flows that expired before `time` and, when they have one, whose result expired before `time`, and that
-    ///    no reserved credential names (finalizing needs the flow), oldest expiry first;
+    ///    no reserved credential names (finalizing needs the flow), oldest expiry first; in the same transaction, the
+    ///    ids of the registration flows among them are kept with the time of the purge until `time` plus the flow's
+    ///    lifetime (``FlowStore/purgedRegistration(id:)``), so a client that still holds one is told it was cleaned up;
     /// 3. in the same transaction as 2, the users of those flows that were created before `time` and are left with
     ///    no credential of any status and no flow — sign-ups that never completed — with their identity-verification
     ///    runs (a user with a revoked credential is kept: the credential stays on record);
     /// 4. web sessions that expired before `time`;
-    /// 5. limit windows that ended before `time`;
+    /// 5. limit windows that ended before `time`, the kept ids of purged registration flows whose time to be
+    ///    forgotten is before `time`, and idempotent answers that expired before `time` (``IdempotencyStore``);
     /// 6. when `auditBefore` is given: identity-verification runs that expired before it, then audit events
     ///    recorded before it, oldest first. Nil keeps both forever;
     /// 7. when `auditBefore` is given: recovery attempts that expired before it, whatever their status, oldest

@@ -24,7 +24,12 @@ public enum StoreConformance {
         StoreConformanceSuite("WorkflowRunStore", checks: workflowRuns + workflowRunEvents),
         StoreConformanceSuite("CrossPlatformSessionStore", checks: crossPlatformSessions),
         StoreConformanceSuite("RecoveryStore", checks: recovery),
-        StoreConformanceSuite("StorePurging", checks: purgeLimit, isolatedChecks: purge + recoveryPurge),
+        StoreConformanceSuite("IdempotencyStore", checks: idempotency),
+        StoreConformanceSuite(
+            "StorePurging",
+            checks: purgeLimit,
+            isolatedChecks: purge + recoveryPurge + purgedRegistrations
+        ),
         StoreConformanceSuite("StoreImport", checks: importing),
         StoreConformanceSuite("PasskeyStore (a user's reset)", checks: userReset),
     ]

@@ -102,6 +102,7 @@ struct RegistrationStatusView: Decodable, Sendable {
     let status: String
     let finalize: String
     let credential: CredentialView?
+    var reason: String? = nil
 }
 
 struct SignInCompletion: Decodable, Sendable {

@@ -272,6 +272,30 @@ final class FailingStore: PasskeyStore {
         return await base.decideWorkflowRun(id: id, from: from, to: status, faceMatch: faceMatch, at: time)
     }
 
+    func purgedRegistration(id: String) async throws(StoreError) -> Date? {
+        try check()
+        return await base.purgedRegistration(id: id)
+    }
+
+    func claimIdempotencyKey(
+        _ claim: IdempotencyClaim,
+        at time: Date
+    ) async throws(StoreError) -> IdempotencyClaimResult {
+        try check()
+        return await base.claimIdempotencyKey(claim, at: time)
+    }
+
+    func finishIdempotencyKey(keyHash: [UInt8], requestHash: [UInt8], answer: IdempotentAnswer) async throws(StoreError)
+    {
+        try check()
+        await base.finishIdempotencyKey(keyHash: keyHash, requestHash: requestHash, answer: answer)
+    }
+
+    func releaseIdempotencyKey(keyHash: [UInt8], requestHash: [UInt8]) async throws(StoreError) {
+        try check()
+        await base.releaseIdempotencyKey(keyHash: keyHash, requestHash: requestHash)
+    }
+
     func purge(before time: Date, auditBefore: Date?, limit: Int) async throws(StoreError) -> PurgeReport {
         try check()
         return await base.purge(before: time, auditBefore: auditBefore, limit: limit)

@@ -24,6 +24,9 @@ struct CredentialResponse: Codable, Sendable, Equatable {
     /// Created after the person's identity was verified, by this run.
     let identityVerified: Bool
     let workflowRunId: String?
+    /// Only in the answer of `complete` for an attempt created with `finalize: "explicit"`: the token the backend
+    /// presents to finalize or abort it (the app hands it to its backend).
+    var finalizeToken: String? = nil
 
     /// - Parameter metadata: the server's FIDO metadata, for the authenticator's name.
     init(_ row: CredentialRecordRow, metadata: MetadataBLOB?) {

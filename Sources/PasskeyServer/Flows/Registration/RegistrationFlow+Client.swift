@@ -102,6 +102,9 @@ extension RegistrationFlow {
         )
         var completed = state
         completed.credentialID = Base64URL.encode(row.id)
+        // An explicit-finalize attempt: the app hands this token to its backend, which presents it to settle.
+        let finalizeToken = state.explicitFinalize ? Secrets.token(prefix: "pkf_") : nil
+        completed.finalizeTokenHash = finalizeToken.map { Base64URL.encode(Secrets.hash($0)) }
         // §7.1 step 25 (the credential id is not registered yet) and the store's limits, in one atomic insert.
         try await insertRegisteredCredential(
             &row,
@@ -123,6 +126,8 @@ extension RegistrationFlow {
                 "status": row.status.rawValue,
             ].merging(run.map { ["workflowRunId": $0.id] } ?? [:]) { first, _ in first }
         )
-        return CredentialResponse(row, metadata: metadataBLOB)
+        var response = CredentialResponse(row, metadata: metadataBLOB)
+        response.finalizeToken = finalizeToken
+        return response
     }
 }

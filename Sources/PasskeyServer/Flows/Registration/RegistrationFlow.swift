@@ -127,11 +127,8 @@ extension RegistrationFlow {
 
     /// `GET /v1/registrations/{id}`
     func status(id flowID: String) async throws(APIError) -> RegistrationStatusResponse {
-        guard let flow = try await storage({ try await store.flow(id: flowID) }), flow.kind == .registration,
-            let userID = flow.userID
-        else {
-            throw APIError.notFound("No registration attempt \(flowID).")
-        }
+        let flow = try await attempt(id: flowID)
+        guard let userID = flow.userID else { throw APIError.notFound("No registration attempt \(flowID).") }
         let state = try decodePayload(RegistrationState.self, from: flow)
         var credential: CredentialResponse?
         if let id = state.credentialID, let bytes = try? Base64URL.decode(id),
@@ -149,45 +146,83 @@ extension RegistrationFlow {
             finalize: state.explicitFinalize ? "explicit" : "automatic",
             createdAt: flow.createdAt,
             expiresAt: flow.expiresAt,
-            credential: credential
+            credential: credential,
+            reason: flow.status == .aborted ? state.abortReason : nil
         )
+    }
+
+    /// The registration attempt `id`; `REGISTRATION_ATTEMPT_CLEANED_UP` when the purge removed it (and still
+    /// remembers it), `NOT_FOUND` when there is none.
+    func attempt(id flowID: String) async throws(APIError) -> FlowRecord {
+        if let flow = try await storage({ try await store.flow(id: flowID) }), flow.kind == .registration {
+            return flow
+        }
+        guard try await storage({ try await store.purgedRegistration(id: flowID) }) == nil else {
+            throw .registrationAttemptCleanedUp
+        }
+        throw .notFound("No registration attempt \(flowID).")
     }
 
     /// `POST /v1/registrations/{id}/finalize`: the reserved passkey of an attempt created with `finalize: "explicit"`
     /// becomes active.
-    func finalize(id: String, by caller: Caller) async throws(APIError) -> RegistrationStatusResponse {
-        try await settle(flowID: id, finalize: true, by: caller)
+    /// The body must carry the finalize token `complete` returned (`FINALIZE_TOKEN_INVALID` otherwise).
+    func finalize(
+        id: String,
+        _ request: SettleRegistrationRequest,
+        by caller: Caller
+    ) async throws(APIError) -> RegistrationStatusResponse {
+        guard request.reason == nil else {
+            throw APIError.invalidRequest("A reason is given to abort an attempt, not to finalize it.")
+        }
+        return try await settle(flowID: id, request, finalize: true, by: caller)
     }
 
-    /// `POST /v1/registrations/{id}/abort`: the reserved passkey of such an attempt is deleted.
-    func abort(id: String, by caller: Caller) async throws(APIError) -> RegistrationStatusResponse {
-        try await settle(flowID: id, finalize: false, by: caller)
+    /// `POST /v1/registrations/{id}/abort`: the reserved passkey of such an attempt is deleted. With
+    /// `reason: "IDP_COMMIT_FAILED"` the attempt's status says so, and the app is answered `IDP_COMMIT_FAILED`.
+    func abort(
+        id: String,
+        _ request: SettleRegistrationRequest,
+        by caller: Caller
+    ) async throws(APIError) -> RegistrationStatusResponse {
+        if let reason = request.reason, !AbortReason.all.contains(reason) {
+            throw APIError.invalidRequest("reason must be '\(AbortReason.idpCommitFailed)', or left out.")
+        }
+        return try await settle(flowID: id, request, finalize: false, by: caller)
     }
 
     private func settle(
         flowID: String,
+        _ request: SettleRegistrationRequest,
         finalize: Bool,
         by caller: Caller
     ) async throws(APIError) -> RegistrationStatusResponse {
-        guard let flow = try await storage({ try await store.flow(id: flowID) }), flow.kind == .registration else {
-            throw APIError.notFound("No registration attempt \(flowID).")
-        }
-        let state = try decodePayload(RegistrationState.self, from: flow)
+        let flow = try await attempt(id: flowID)
+        var state = try decodePayload(RegistrationState.self, from: flow)
         guard state.explicitFinalize else {
             throw APIError.registrationAttemptConflict(
                 "This attempt was not created with finalize 'explicit'; its credential is active already."
             )
         }
+        if flow.status == .cancelled { throw .registrationAttemptCancelled }
+        // Once completed, only the holder of the finalize token that `complete` returned may settle it.
+        if let tokenHash = state.finalizeTokenHash.flatMap({ try? Base64URL.decode($0) }),
+            !ClientAuthorization.holds(request.finalizeToken, for: tokenHash)
+        {
+            throw .finalizeTokenInvalid
+        }
+        if finalize, let ended = endedRefusal(flow), ended.code == .idpCommitFailed { throw ended }
         guard flow.status == .completed else {
             throw flow.status == .finalized || flow.status == .aborted
                 ? .registrationAttemptConflict("This registration attempt was already \(flow.status.rawValue).")
                 : .registrationAttemptConflict("This registration attempt has no registered credential yet.")
         }
+        state.abortReason = finalize ? nil : request.reason
+        let payload = try Self.encodePayload(state)
         let settled = try await storage {
             try await store.settleReservation(
                 flowID: flowID,
                 finalize: finalize,
-                flowUpdate: FlowUpdate(status: finalize ? .finalized : .aborted),
+                flowUpdate: FlowUpdate(status: finalize ? .finalized : .aborted, payload: payload),
                 at: now()
             )
         }
@@ -205,8 +240,38 @@ extension RegistrationFlow {
             finalize ? .registrationFinalized : .registrationAborted,
             by: caller,
             userID: flow.userID,
-            subject: state.credentialID
+            subject: state.credentialID,
+            details: ["flow": flow.id].merging(request.reason.map { ["reason": $0] } ?? [:]) { first, _ in first }
         )
+        return try await status(id: flowID)
+    }
+
+    /// `POST /v1/registrations/{id}/cancel`: the backend ends an attempt before it completes; every later call on it
+    /// is answered `REGISTRATION_ATTEMPT_CANCELLED`. An attempt whose response is being verified right now, or that
+    /// completed, is not cancelled (a completed explicit-finalize attempt is aborted instead).
+    func cancel(id flowID: String, by caller: Caller) async throws(APIError) -> RegistrationStatusResponse {
+        let flow = try await attempt(id: flowID)
+        let cancellable: Set<FlowStatus> = [.created, .optionsIssued, .failed]
+        let cancelled = try await storage {
+            try await store.updateFlow(
+                id: flowID,
+                expectedStatuses: cancellable,
+                at: now(),
+                update: FlowUpdate(status: .cancelled, clearChallenge: true)
+            )
+        }
+        guard cancelled != nil else {
+            // Say why, from the attempt as it is now.
+            let current = try await storage { try await store.flow(id: flowID) } ?? flow
+            if let ended = endedRefusal(current) { throw ended }
+            if cancellable.contains(current.status) { throw .registrationAttemptExpired }
+            throw .registrationAttemptConflict(
+                current.status == .verifying
+                    ? "This registration attempt is being completed right now; read its status, then abort it if it was created with finalize 'explicit'."
+                    : "This registration attempt is \(current.status.rawValue) already; it can no longer be cancelled."
+            )
+        }
+        await audit(.registrationCancelled, by: caller, userID: flow.userID, subject: flow.id)
         return try await status(id: flowID)
     }
 

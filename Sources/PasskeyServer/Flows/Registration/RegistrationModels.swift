@@ -39,6 +39,26 @@ struct RegistrationStatusResponse: Encodable, Sendable {
     let createdAt: Date
     let expiresAt: Date
     let credential: CredentialResponse?
+    /// Why an explicit-finalize attempt was aborted, when the backend said (`IDP_COMMIT_FAILED`).
+    var reason: String? = nil
+}
+
+/// `POST /v1/registrations/{id}/finalize` and `…/abort`
+struct SettleRegistrationRequest: Decodable, Sendable {
+    /// The token `complete` returned for the attempt (required).
+    let finalizeToken: String?
+    /// Abort only: why, when the backend's own identity provider refused the passkey (``AbortReason``).
+    let reason: String?
+
+    /// An empty body: no token (refused with `FINALIZE_TOKEN_INVALID` once the attempt has completed).
+    static let none = Self(finalizeToken: nil, reason: nil)
+}
+
+/// The reasons a backend may give when it aborts an explicit-finalize attempt.
+enum AbortReason {
+    /// The backend's identity provider refused the new passkey.
+    static let idpCommitFailed = "IDP_COMMIT_FAILED"
+    static let all: Set<String> = [idpCommitFailed]
 }
 
 /// What a registration flow keeps in its payload.
@@ -59,6 +79,10 @@ struct RegistrationState: Codable, Sendable {
     var workflowRunID: String?
     /// The passkey opens the operator console: enrolled there, by an operator in the console or a break-glass.
     var consolePasskey: Bool?
+    /// An explicit-finalize attempt that completed: the SHA-256 (base64url) of the finalize token `complete` returned.
+    var finalizeTokenHash: String?
+    /// Why the backend aborted it (``AbortReason``), when it said.
+    var abortReason: String?
 }
 
 /// An options response: `{"publicKey": …}`, as `PublicKeyCredential.parse…OptionsFromJSON` takes it.

@@ -19,9 +19,14 @@ struct ClientAuthorization: ServiceFlow {
 
     /// The flow of `kind` that the client token drives (`UNAUTHENTICATED` otherwise), while it has not expired.
     func flow(id: String, token: String?, kind: FlowKind) async throws(APIError) -> FlowRecord {
-        guard let flow = try await record(id, token, .unauthenticated, { try await store.flow(id: id) }),
-            flow.kind == kind, Self.holds(token, for: flow.clientTokenHash)
-        else { throw APIError.unauthenticated }
+        let found = try await record(id, token, .unauthenticated, { try await store.flow(id: id) })
+        if found == nil, kind == .registration, try await storage({ try await store.purgedRegistration(id: id) }) != nil
+        {
+            throw APIError.registrationAttemptCleanedUp
+        }
+        guard let flow = found, flow.kind == kind, Self.holds(token, for: flow.clientTokenHash) else {
+            throw APIError.unauthenticated
+        }
         guard flow.expiresAt > now() else {
             throw kind == .registration ? .registrationAttemptExpired : .invalidOrExpiredSession
         }

@@ -28,7 +28,7 @@ extension ServiceFlow {
             try await store.updateFlow(id: flow.id, expectedStatuses: statuses, at: time, update: update)
         }
         guard updated != nil else {
-            if flow.status == .aborted { throw .flowEnded }
+            if let ended = endedRefusal(flow) { throw ended }
             if flow.kind == .registration {
                 throw .registrationAttemptConflict("This registration attempt is already complete.")
             }
@@ -37,6 +37,19 @@ extension ServiceFlow {
                 ? .challengeRefreshForbidden : .invalidOrExpiredSession
         }
         return challenge
+    }
+
+    /// Why a flow that ended before it completed refuses the call: cancelled by the backend, aborted by the backend
+    /// because its identity provider refused the passkey, or ended by a reset of its user (`FLOW_ENDED`). Nil while it
+    /// has not ended so.
+    func endedRefusal(_ flow: FlowRecord) -> APIError? {
+        switch flow.status {
+        case .cancelled: return .registrationAttemptCancelled
+        case .aborted:
+            let reason = flow.kind == .registration ? (try? decodePayload(RegistrationState.self, from: flow)) : nil
+            return reason?.abortReason == AbortReason.idpCommitFailed ? .idpCommitFailed : .flowEnded
+        default: return nil
+        }
     }
 
     /// Consumes the challenge named in `clientDataJSON`, atomically, and returns it with the flow as it was.
@@ -61,7 +74,7 @@ extension ServiceFlow {
         guard consumed == nil else { return challenge }
         // Say why, from the flow as it is now (a benign race can only change which of these is reported).
         let current = try await storage { try await store.flow(id: flow.id) } ?? flow
-        if current.status == .aborted { throw .flowEnded }
+        if let ended = endedRefusal(current) { throw ended }
         if current.challengeHash == nil {
             throw current.status == .optionsIssued || current.status == .created || current.status == .failed
                 ? APIError(

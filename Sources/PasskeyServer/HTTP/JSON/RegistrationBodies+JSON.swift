@@ -62,6 +62,7 @@ extension CredentialResponse: JSONWritable {
             writer.member("backupState", backupState)
             writer.member("createdAt", createdAt)
             writer.member("credentialId", credentialId)
+            writer.member("finalizeToken", finalizeToken)
             writer.member("identityVerified", identityVerified)
             writer.member("kind", kind)
             writer.member("lastUsedAt", lastUsedAt)
@@ -81,6 +82,7 @@ extension RegistrationStatusResponse: JSONWritable {
             writer.member("credential", credential)
             writer.member("expiresAt", expiresAt)
             writer.member("finalize", finalize)
+            writer.member("reason", reason)
             writer.member("registrationAttemptId", registrationAttemptId)
             writer.member("status", status)
             writer.member("userId", userId)
@@ -99,7 +101,9 @@ extension RegistrationState: JSONWritable, FastJSONDecodable {
             let identityVerification = json.optionalBool("identityVerification", in: members),
             let maximumActive = json.optionalInteger("maximumActive", in: members),
             let workflowRunID = json.optionalString("workflowRunID", in: members),
-            let consolePasskey = json.optionalBool("consolePasskey", in: members)
+            let consolePasskey = json.optionalBool("consolePasskey", in: members),
+            let finalizeTokenHash = json.optionalString("finalizeTokenHash", in: members),
+            let abortReason = json.optionalString("abortReason", in: members)
         else { return nil }
         self.init(
             userName: userName,
@@ -111,17 +115,21 @@ extension RegistrationState: JSONWritable, FastJSONDecodable {
             identityVerification: identityVerification,
             maximumActive: maximumActive,
             workflowRunID: workflowRunID,
-            consolePasskey: consolePasskey
+            consolePasskey: consolePasskey,
+            finalizeTokenHash: finalizeTokenHash,
+            abortReason: abortReason
         )
     }
 
     func write(to writer: inout JSONWriter) {
         writer.object { writer in
+            writer.member("abortReason", abortReason)
             writer.member("consolePasskey", consolePasskey)
             writer.member("credentialID", credentialID)
             writer.member("credentialName", credentialName)
             writer.member("displayName", displayName)
             writer.member("explicitFinalize", explicitFinalize)
+            writer.member("finalizeTokenHash", finalizeTokenHash)
             writer.member("identityVerification", identityVerification)
             writer.member("maximumActive", maximumActive)
             writer.member("newAccount", newAccount)
