@@ -46,15 +46,20 @@ struct AuditTests {
             secrets.add("client token", explicit.clientToken)
             let explicitOptions = try await api.registrationOptions(explicit)
             secrets.add("challenge", explicitOptions.challenge.base64URL)
-            _ = try await api.completeRegistration(
+            let reserved = try await api.completeRegistration(
                 explicit,
                 try api.registrationResponse(explicitOptions, authenticator: &device)
             )
-            .expect(.created, CredentialView.self)
+            .expect(.created, ReservedCredentialView.self)
             secrets.add("public key", Base64URL.encode(device.key.coseKey))
+            let finalizeToken = try #require(reserved.finalizeToken)
+            secrets.add("finalize token", finalizeToken)
             #expect(
-                try await api.backend(.post, "/v1/registrations/\(explicit.registrationAttemptId)/\(settle)").status
-                    == .ok
+                try await api.backend(
+                    .post,
+                    "/v1/registrations/\(explicit.registrationAttemptId)/\(settle)",
+                    json: #"{"finalizeToken":"\#(finalizeToken)"}"#
+                ).status == .ok
             )
             if settle == "finalize" { laptop = device }
         }

@@ -38,7 +38,7 @@ struct AuthorizationTests {
     func everyBackendRouteNeedsTheAPIKey(_ credential: BadCredential) async throws {
         let server = try TestServer()
         let routes = PasskeyRoutes.table(server.service).filter { $0.access == .backend }
-        #expect(routes.count == 20)
+        #expect(routes.count == 21)
         try await server.withAPI { api in
             for route in routes {
                 var headers: HTTPFields = [:]

@@ -46,8 +46,16 @@ struct PostgresMigrationTests {
         try await schema.execute("DELETE FROM schema_migrations WHERE version = 9")
     }
 
-    /// Takes the console passkeys (version 11) out of the schema.
+    /// Takes the purged registrations (version 12) and the idempotency keys (version 13) out of the schema.
+    func dropRegistrationLifecycle(in schema: TestSchema) async throws {
+        try await schema.execute("DROP TABLE idempotency_keys")
+        try await schema.execute("DROP TABLE purged_registrations")
+        try await schema.execute("DELETE FROM schema_migrations WHERE version IN (12, 13)")
+    }
+
+    /// Takes the console passkeys (version 11) and everything after it out of the schema.
     func dropConsolePasskeys(in schema: TestSchema) async throws {
+        try await dropRegistrationLifecycle(in: schema)
         try await schema.execute("DROP INDEX web_sessions_break_glass")
         try await schema.execute("ALTER TABLE credentials DROP COLUMN console_enrolled")
         try await schema.execute("DELETE FROM schema_migrations WHERE version = 11")
@@ -90,6 +98,7 @@ struct PostgresMigrationTests {
                 try await tables(in: schema) == [
                     "schema_migrations", "users", "credentials", "flows", "audit_events", "limit_windows",
                     "web_sessions", "workflow_runs", "cross_platform_sessions", "recovery_attempts",
+                    "purged_registrations", "idempotency_keys",
                 ]
             )
             #expect(try await columns(of: "credentials", in: schema).contains("workflow_run_id"))

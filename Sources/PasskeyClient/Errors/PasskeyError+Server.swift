@@ -70,6 +70,8 @@ extension PasskeyError.Code {
         // The backend API's own refusals (finalize token, Idempotency-Key); an app meets them only by calling it.
         "FINALIZE_TOKEN_INVALID": .registrationAttemptConflict,
         "IDEMPOTENT_REPLAY": .serverError,
+        // The app's own server holds an API key without the scope for what it asked: an operator's fix.
+        "INSUFFICIENT_SCOPE": .serverError,
         "INVALID_OR_EXPIRED_SESSION": .invalidOrExpiredSession,
         // The flow was ended by a reset of the user's passkeys: as for an expired session, start a new one.
         "FLOW_ENDED": .invalidOrExpiredSession,

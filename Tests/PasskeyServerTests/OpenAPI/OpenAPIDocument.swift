@@ -23,6 +23,8 @@ struct OpenAPIDocument: Sendable {
         /// The text of each response (every string in it), by status (`"404"`); for a response that only refers to a
         /// shared one (a `$ref` without its own `description`), the shared response's text.
         var responses: [String: String]
+        /// The text of the operation's `parameters` (every string in it, `$ref`s included).
+        var parameters: String
 
         var label: String { "\(method) \(path)" }
     }
@@ -57,7 +59,8 @@ struct OpenAPIDocument: Sendable {
                         security: try Self.security(of: operation),
                         scopes: operation["security"]?.sequence?.first?.mapping?.values.first?.sequence?
                             .compactMap(\.string) ?? [],
-                        responses: Self.responses(of: operation, shared: shared)
+                        responses: Self.responses(of: operation, shared: shared),
+                        parameters: operation["parameters"].map(Self.text(of:)) ?? ""
                     )
                 )
             }

@@ -84,6 +84,29 @@ struct OpenAPIDocumentTests {
         }
     }
 
+    /// `Route.respond` checks the key's scope on every backend route and keeps the answer of every backend `POST`
+    /// under its `Idempotency-Key`: each operation must say so, or a client (and the contract fuzzing) meets an
+    /// undocumented 403 or 422.
+    @Test("Each backend operation documents the scope refusal, and each backend POST the Idempotency-Key")
+    func backendRulesAreDocumented() throws {
+        let document = try OpenAPIDocument.load()
+        for operation in document.operations where operation.security == .apiKey {
+            #expect(
+                operation.responses["403"]?.contains("INSUFFICIENT_SCOPE") == true,
+                "\(operation.label): no 403 INSUFFICIENT_SCOPE"
+            )
+            guard operation.method == "POST" else { continue }
+            #expect(
+                operation.parameters.contains("#/components/parameters/IdempotencyKey"),
+                "\(operation.label): no Idempotency-Key parameter"
+            )
+            #expect(
+                operation.responses["422"]?.contains("IDEMPOTENT_REPLAY") == true,
+                "\(operation.label): no 422 IDEMPOTENT_REPLAY"
+            )
+        }
+    }
+
     @Test("Every documented route answers, with a documented status and error code")
     func everyDocumentedRouteAnswers() async throws {
         let document = try OpenAPIDocument.load()
