@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks a release archive (scripts/release.sh) the way a machine without Swift runs it: unpacks it into a clean
-# folder, checks its contents and its systemd unit (systemd-analyze verify), then — in a private mount namespace
+# folder, checks its contents and its systemd unit (systemd-analyze verify, and its security score at most 2.0), then — in a private mount namespace
 # where this checkout and the Swift toolchain's folder are hidden under empty file systems — checks that `ldd` lists
 # no Swift library, starts the archive's `passkeys serve` with the example configuration, an empty environment
 # (PATH=/usr/bin:/bin) and a fresh SQLite file, and registers and signs in with the archive's own CLI.
@@ -34,7 +34,16 @@ if [ "${PASSKEYS_RELEASE_TEST_INSIDE:-}" != 1 ]; then
         echo "release test: systemd-analyze verify found fault with the unit (above)." >&2
         exit 1
     }
-    echo "release test: systemd-analyze verify accepts the unit"
+    # The exposure score (0 safest, 10 worst) of the unit as written; systemd-analyze lists what it counts against it.
+    exposure=$(systemd-analyze security --offline=true --no-pager "$work/unit/passkeys.service" \
+        | sed -n 's/^→ Overall exposure level for passkeys.service: \([0-9.]*\).*/\1/p')
+    [ -n "$exposure" ] || { echo "release test: systemd-analyze security gave no exposure score." >&2; exit 1; }
+    awk -v score="$exposure" 'BEGIN { exit !(score <= 2.0) }' || {
+        systemd-analyze security --offline=true --no-pager "$work/unit/passkeys.service" | grep '✗' >&2
+        echo "release test: the unit's exposure score is $exposure, above 2.0: it lost some of its hardening (above)." >&2
+        exit 1
+    }
+    echo "release test: systemd-analyze verify accepts the unit; its exposure score is $exposure (of 10, lower is safer)"
 
     hide=("$root")
     if command -v swift >/dev/null; then hide+=("$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")"); fi
