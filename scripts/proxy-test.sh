@@ -159,7 +159,7 @@ curl -sSN --cacert "$tls/ca.pem" -H "Authorization: Bearer $poll_token" -H 'Acce
     "$base/v1/client/cross-platform/$handoff_id/events" >"$workdir/events.txt" &
 events_pid=$!
 deadline=$((SECONDS + 30))
-until grep -q '"status":"pending"' "$workdir/events.txt"; do
+until grep -Eq '"status": ?"pending"' "$workdir/events.txt"; do
     kill -0 "$events_pid" 2>/dev/null || fail "the event stream ended before its first event: $(cat "$workdir/events.txt")"
     [ "$SECONDS" -lt "$deadline" ] || fail "the event stream's first event did not come through nginx within 30 s (is it buffered?)."
     sleep 0.2
@@ -174,7 +174,7 @@ while kill -0 "$events_pid" 2>/dev/null; do
     sleep 0.2
 done
 wait "$events_pid" || fail "the event stream ended with an error."
-grep -q '"status":"approved"' "$workdir/events.txt" || fail "the event stream did not say approved: $(cat "$workdir/events.txt")"
+grep -Eq '"status": ?"approved"' "$workdir/events.txt" || fail "the event stream did not say approved: $(cat "$workdir/events.txt")"
 echo "proxy test: the handoff's event stream passed its events as they happened: $(grep -o '"status":"[a-z]*"' "$workdir/events.txt" | cut -d'"' -f4 | tr '\n' ' ')"
 
 # --- Request size: nginx refuses what the server would, in the server's error shape ------------------------
