@@ -90,6 +90,26 @@ fi
 export PASSKEYS_REQUIRE_QR_DECODER=1
 echo "QR decoder: zbarimg $(zbarimg --version 2>/dev/null | head -n 1), $(rsvg-convert --version 2>/dev/null | head -n 1)"
 
+log "deployment tools (nginx, openssl, curl and systemd-analyze for the proxy and release tests)"
+missing=()
+for tool in nginx:nginx openssl:openssl curl:curl systemd-analyze:systemd unshare:util-linux; do
+    command -v "${tool%%:*}" >/dev/null || missing+=("${tool#*:}")
+done
+[ -f /etc/ssl/certs/ca-certificates.crt ] || missing+=(ca-certificates)
+if [ ${#missing[@]} -gt 0 ]; then
+    [ "$(id -u)" = 0 ] || { echo "Debian's ${missing[*]} not installed: run as root, or install them." >&2; exit 1; }
+    echo "installing Debian's ${missing[*]}"
+    apt_log=$(mktemp)
+    if ! { DEBIAN_FRONTEND=noninteractive apt-get update -q \
+        && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"; } >"$apt_log" 2>&1; then
+        cat "$apt_log" >&2
+        echo "installing ${missing[*]} failed (apt-get's output is above)." >&2
+        exit 1
+    fi
+    rm -f "$apt_log"
+fi
+echo "$(nginx -v 2>&1), $(openssl version), $(systemd-analyze --version | head -n 1)"
+
 log "OpenAPI document (openapi-spec-validator)"
 scripts/validate-openapi.sh
 
@@ -109,6 +129,17 @@ Tests/External/run.sh .build/debug/passkeys
 
 log "HTTP contract fuzzed (schemathesis from PyPI against a live passkeys serve, about 3 minutes)"
 Tests/Contract/run.sh .build/debug/passkeys
+
+log "behind nginx (docs/deploy/nginx.conf over HTTPS in front of a live passkeys serve)"
+scripts/proxy-test.sh .build/debug/passkeys
+
+log "release archive (scripts/release.sh builds it; scripts/release-test.sh runs it without Swift)"
+# PASSKEYS_RELEASE_ARCHIVE names an archive made already (by scripts/release.sh) instead of building one here.
+release_archive=${PASSKEYS_RELEASE_ARCHIVE:-}
+if [ -z "$release_archive" ]; then
+    release_archive=$(scripts/release.sh | tail -n 1)
+fi
+scripts/release-test.sh "$release_archive"
 
 log "test"
 independent=$(mktemp -d)
