@@ -426,3 +426,120 @@ open class ASAuthorizationSecurityKeyPublicKeyCredentialAssertion: NSObject,
     open var signature: Data! { fatalError("stand-in") }
     @available(*, unavailable) public override init() { fatalError("stand-in") }
 }
+
+// MARK: - Credential provider extensions (iOS 17, macOS 14): ASCredentialProviderViewController.h,
+// ASCredentialProviderExtensionContext.h, ASCredentialRequest.h, ASCredentialIdentity.h,
+// ASPasskeyCredentialIdentity.h, ASPasskeyCredentialRequest.h, ASPasskeyAssertionCredential.h, ASExtensionErrors.h,
+// ASCredentialIdentityStore.h, ASCredentialIdentityStoreState.h, ASSettingsHelper.h
+
+/// `UIViewController` on iOS and visionOS, `NSViewController` on macOS: a main-actor class.
+@MainActor
+open class UIViewController {
+    public init() {}
+}
+
+public protocol ASCredentialIdentity: NSObjectProtocol {
+    var user: String { get }
+    var recordIdentifier: String? { get }
+}
+
+open class ASPasskeyCredentialIdentity: NSObject, ASCredentialIdentity {
+    public init(
+        relyingPartyIdentifier: String,
+        userName: String,
+        credentialID: Data,
+        userHandle: Data,
+        recordIdentifier: String? = nil
+    ) { fatalError("stand-in") }
+    open var relyingPartyIdentifier: String { fatalError("stand-in") }
+    open var userName: String { fatalError("stand-in") }
+    open var credentialID: Data { fatalError("stand-in") }
+    open var userHandle: Data { fatalError("stand-in") }
+    open var user: String { fatalError("stand-in") }
+    open var recordIdentifier: String? { fatalError("stand-in") }
+}
+
+public enum ASCredentialRequestType: Int, @unchecked Sendable {
+    case password = 0
+    case passkeyAssertion = 1
+    case passkeyRegistration = 2
+    case oneTimeCode = 3
+}
+
+public protocol ASCredentialRequest: NSObjectProtocol {
+    var type: ASCredentialRequestType { get }
+    var credentialIdentity: any ASCredentialIdentity { get }
+}
+
+open class ASPasskeyCredentialRequest: NSObject, ASCredentialRequest {
+    open var type: ASCredentialRequestType { fatalError("stand-in") }
+    open var credentialIdentity: any ASCredentialIdentity { fatalError("stand-in") }
+    open var clientDataHash: Data { fatalError("stand-in") }
+    open var userVerificationPreference: ASAuthorizationPublicKeyCredentialUserVerificationPreference {
+        fatalError("stand-in")
+    }
+}
+
+open class ASPasskeyAssertionCredential: NSObject, ASAuthorizationCredential {
+    public init(
+        userHandle: Data,
+        relyingParty: String,
+        signature: Data,
+        clientDataHash: Data,
+        authenticatorData: Data,
+        credentialID: Data
+    ) { fatalError("stand-in") }
+}
+
+public struct ASExtensionError: Error, Hashable, Sendable {
+    public enum Code: Int, Sendable {
+        case failed = 0
+        case userCanceled = 1
+        case userInteractionRequired = 100
+        case credentialIdentityNotFound = 101
+        case matchedExcludedCredential = 102
+    }
+    public init(_ code: Code, userInfo: [String: String] = [:]) { fatalError("stand-in") }
+    public var code: Code { fatalError("stand-in") }
+}
+
+/// An `NSExtensionContext`.
+open class ASCredentialProviderExtensionContext: NSObject {
+    open func completeAssertionRequest(
+        using credential: ASPasskeyAssertionCredential,
+        completionHandler: (@Sendable (Bool) -> Void)? = nil
+    ) { fatalError("stand-in") }
+    open func cancelRequest(withError error: any Error) { fatalError("stand-in") }
+}
+
+@MainActor
+open class ASCredentialProviderViewController: UIViewController {
+    open var extensionContext: ASCredentialProviderExtensionContext { fatalError("stand-in") }
+    open func prepareInterfaceToProvideCredential(for credentialRequest: any ASCredentialRequest) {
+        fatalError("stand-in")
+    }
+    open func provideCredentialWithoutUserInteraction(for credentialRequest: any ASCredentialRequest) {
+        fatalError("stand-in")
+    }
+}
+
+open class ASCredentialIdentityStoreState: NSObject {
+    open var isEnabled: Bool { fatalError("stand-in") }
+    open var supportsIncrementalUpdates: Bool { fatalError("stand-in") }
+}
+
+open class ASCredentialIdentityStore: NSObject {
+    open class var shared: ASCredentialIdentityStore { fatalError("stand-in") }
+    open func state() async -> ASCredentialIdentityStoreState { fatalError("stand-in") }
+    open func saveCredentialIdentities(_ credentialIdentities: [any ASCredentialIdentity]) async throws {
+        fatalError("stand-in")
+    }
+    open func replaceCredentialIdentities(_ newCredentialIdentities: [any ASCredentialIdentity]) async throws {
+        fatalError("stand-in")
+    }
+    open func removeAllCredentialIdentities() async throws { fatalError("stand-in") }
+}
+
+open class ASSettingsHelper: NSObject {
+    open class func openCredentialProviderAppSettings() async throws { fatalError("stand-in") }
+}

@@ -48,6 +48,11 @@ public struct SecureEnclaveAuthenticator: Authenticator {
         try await engine.getAssertion(request)
     }
 
+    /// A credential provider extension's answer (AutoFill), with the Secure Enclave key of the passkey requested.
+    public func provideAssertion(_ request: ProviderAssertionRequest) async throws(PasskeyError) -> ProviderAssertion {
+        try await engine.provideAssertion(request)
+    }
+
     public func credentials(rpDomain: String?) async throws(PasskeyError) -> [Credential] {
         try await engine.credentials(rpDomain: rpDomain)
     }

@@ -24,10 +24,46 @@ extension SoftwareAuthenticator {
                     : "None of the passkeys the server allows for this account is on this device; enroll one here, or sign in on the device that has it."
             )
         }
+        let clientDataJSON = ClientDataEncoding.encode(
+            type: "webauthn.get",
+            challenge: options.challenge.bytes,
+            origin: request.origin,
+            crossOrigin: false
+        )
+        let signed = try await sign(
+            chosen,
+            rpID: request.rpID,
+            clientDataHash: Array(SHA256.hash(data: clientDataJSON)),
+            userVerification: userVerification
+        )
+        let used = signed.entry
+        return AuthenticationResponseJSON(
+            id: used.credentialId.base64URL,
+            rawId: used.credentialId,
+            response: AuthenticatorAssertionResponseJSON(
+                clientDataJSON: Base64URLBytes(clientDataJSON),
+                authenticatorData: Base64URLBytes(signed.authenticatorData),
+                signature: Base64URLBytes(signed.signature),
+                userHandle: used.discoverable ? used.userHandle : nil
+            ),
+            authenticatorAttachment: behaviour.attachment
+        )
+    }
+
+    /// The authenticator's part of §6.3.3 once the credential is chosen (steps 7–13): verifies the user as
+    /// `userVerification` asks, counts the use, builds the authenticator data (UP; UV when the user was verified; BE
+    /// and BS as the credential's) and signs it with the client data's hash. `getAssertion` and a credential
+    /// provider extension, which gets only the hash from the system, both end here.
+    func sign(
+        _ chosen: KeyStoreEntry,
+        rpID: String,
+        clientDataHash: [UInt8],
+        userVerification: UserVerificationRequirementValue
+    ) async throws(PasskeyError) -> (entry: KeyStoreEntry, authenticatorData: [UInt8], signature: [UInt8]) {
         let outcome = try await verifier.verifyUser(
             UserVerificationRequest(
                 ceremony: .authentication,
-                rpID: request.rpID,
+                rpID: rpID,
                 userName: chosen.userName,
                 userVerification: userVerification
             )
@@ -52,31 +88,15 @@ extension SoftwareAuthenticator {
         if used.backupEligible { flags.insert(.backupEligible) }
         if used.backupState { flags.insert(.backupState) }
         let authenticatorData = AuthenticatorDataEncoding.encode(
-            rpIDHash: Array(SHA256.hash(data: Array(request.rpID.utf8))),
+            rpIDHash: Array(SHA256.hash(data: Array(rpID.utf8))),
             flags: flags,
             signCount: incrementing ? used.signCount : 0
         )
-        let clientDataJSON = ClientDataEncoding.encode(
-            type: "webauthn.get",
-            challenge: options.challenge.bytes,
-            origin: request.origin,
-            crossOrigin: false
-        )
         let signature = try await keys.sign(
-            authenticatorData + Array(SHA256.hash(data: clientDataJSON)),
+            authenticatorData + clientDataHash,
             stored: used.key.bytes,
             verification: outcome
         )
-        return AuthenticationResponseJSON(
-            id: used.credentialId.base64URL,
-            rawId: used.credentialId,
-            response: AuthenticatorAssertionResponseJSON(
-                clientDataJSON: Base64URLBytes(clientDataJSON),
-                authenticatorData: Base64URLBytes(authenticatorData),
-                signature: Base64URLBytes(signature),
-                userHandle: used.discoverable ? used.userHandle : nil
-            ),
-            authenticatorAttachment: behaviour.attachment
-        )
+        return (used, authenticatorData, signature)
     }
 }
