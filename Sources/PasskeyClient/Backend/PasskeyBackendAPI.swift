@@ -25,13 +25,16 @@ public struct PasskeyBackendAPI: Sendable {
 
     /// `POST /v1/registrations`: a registration attempt for `userId` (created when new). With
     /// `requireIdentityVerification`, the attempt carries a workflow run that must be approved before the passkey
-    /// can be enrolled (``RegistrationAttempt/workflowRunId``, ``RegistrationAttempt/idvToken``).
+    /// can be enrolled (``RegistrationAttempt/workflowRunId``, ``RegistrationAttempt/idvToken``). With
+    /// `explicitFinalize`, the passkey is only reserved when the app enrolls it, until this backend finalizes or
+    /// aborts it with the finalize token the app hands over (``RegisteredCredential/finalizeToken``).
     public func createRegistration(
         userId: String,
         userName: String,
         displayName: String? = nil,
         credentialName: String? = nil,
-        requireIdentityVerification: Bool = false
+        requireIdentityVerification: Bool = false,
+        explicitFinalize: Bool = false
     ) async throws(PasskeyError) -> RegistrationAttempt {
         struct Body: Encodable, Sendable {
             let userId: String
@@ -39,6 +42,7 @@ public struct PasskeyBackendAPI: Sendable {
             let displayName: String?
             let credentialName: String?
             let identityVerification: String?
+            let finalize: String?
         }
         return try await requester.send(
             "POST",
@@ -49,7 +53,8 @@ public struct PasskeyBackendAPI: Sendable {
                 userName: userName,
                 displayName: displayName,
                 credentialName: credentialName,
-                identityVerification: requireIdentityVerification ? "required" : nil
+                identityVerification: requireIdentityVerification ? "required" : nil,
+                finalize: explicitFinalize ? "explicit" : nil
             ),
             as: RegistrationAttempt.self
         )

@@ -105,6 +105,9 @@ public struct RegisteredCredential: Sendable, Hashable, Codable {
     public var kind: String?
     public var transports: [String]?
     public var attestationFormat: String?
+    /// With an explicit-finalize attempt (`status` `reserved`): the token the app hands to its backend, which
+    /// presents it to finalize or abort the passkey (`pkf_…`). Nil otherwise.
+    public var finalizeToken: String?
 }
 
 /// What completing a sign-in returns: the token the integrator's backend redeems once — none when the session was
