@@ -111,17 +111,45 @@ struct ConnectionLimitTests {
             for _ in 0..<2 {
                 let connection = try RawConnection(port: port, receiveTimeout: .seconds(30))
                 try connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                #expect(connection.receive() != .nothing)
+                #expect(await connection.received() != .nothing)
                 idle.append(connection)
             }
             let health = try RawConnection(port: port, receiveTimeout: .seconds(1))
             try health.send(Self.health)
             // Not accepted while the maximum is open (an answer here is the failure; its absence proves little alone).
-            #expect(health.receive() == .nothing)
+            #expect(await health.received() == .nothing)
             for connection in idle { connection.hangUp() }
             health.setReceiveTimeout(.seconds(30))
             let answer = await health.closing()
             #expect(answer.text.hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
+    @Test("a connection taking the last slot closes the oldest silent one: silent clients cannot keep others out")
+    func silentConnectionsMakeRoom() async throws {
+        let configure: (inout ServerConfiguration) -> Void = {
+            $0.limits.maxConnections = 3
+            // Long: without the eviction, nothing would free a slot within this test.
+            $0.limits.requestHeaderTimeoutSeconds = 300
+            $0.limits.idleTimeoutSeconds = 300
+        }
+        try await Self.withListeningServer(configure: configure) { port in
+            // A used kept-alive connection is never chosen, whatever its age.
+            let used = try RawConnection(port: port, receiveTimeout: .seconds(30))
+            try used.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(await used.received() != .nothing)
+            // The second silent one takes the last slot and the other goes; the client after them takes it again,
+            // and the second goes too.
+            let silent = try (0..<2).map { _ in try RawConnection(port: port, receiveTimeout: .seconds(30)) }
+            // Arrival order is what the server goes by: the silent ones are accepted well before the client.
+            try await Task.sleep(for: .seconds(1))
+            let health = try RawConnection(port: port, receiveTimeout: .seconds(30))
+            try health.send(Self.health)
+            #expect(await health.closing().text.hasPrefix("HTTP/1.1 200"), "served well before any timeout")
+            let ends = await Self.ends(of: silent)
+            #expect(ends.allSatisfy { $0.closed && $0.text.isEmpty })
+            try used.send(Self.health)
+            #expect(await used.closing().text.hasPrefix("HTTP/1.1 200"), "the used connection stays open")
         }
     }
 

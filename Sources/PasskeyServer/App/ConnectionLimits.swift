@@ -12,8 +12,9 @@ import Darwin
 /// Every connection is a file descriptor; when the process runs out of them it can accept nothing (not even
 /// `/health`), open no file and write no crash report. So at start the soft limit is raised to the hard one, and
 /// the connections may use all but a reserve of it: the rest stays for the database, log files and the
-/// connections the server itself opens. Clients beyond the maximum wait in the listen queue until a connection
-/// closes; the read and idle timeouts make sure one does.
+/// connections the server itself opens. At the maximum, ``ConnectionEviction`` closes the oldest connection that has
+/// sent no request to keep a place free; when all have sent one, clients beyond the maximum wait in the listen queue
+/// until a connection closes, and the read and idle timeouts make sure one does.
 public struct ConnectionLimits: Sendable, Equatable {
     /// The process's file-descriptor limits after raising, or nil where they cannot be read.
     public var softDescriptorLimit: Int?

@@ -39,7 +39,8 @@ public enum PasskeyApplication {
     /// The application, listening on the configured host and port. `services` run alongside it and shut down
     /// with it (a PostgreSQL client, for example), and so does the ``StorePurge`` of the service's store.
     ///
-    /// Connections are bounded in number (``ConnectionLimits``) and in time: a new connection has
+    /// Connections are bounded in number (``ConnectionLimits``; ``ConnectionEviction`` keeps a slot free by closing,
+    /// at the maximum, the connection that waited longest without a request) and in time: a new connection has
     /// `limits.requestHeaderTimeoutSeconds` to send its first request's headers, a body
     /// `limits.requestBodyTimeoutSeconds` to arrive, and a kept-alive connection may idle for
     /// `limits.idleTimeoutSeconds`.
@@ -65,16 +66,18 @@ public enum PasskeyApplication {
         logger.info("connection limits", metadata: metadata)
         let headerTimeout = TimeAmount.seconds(Int64(limits.requestHeaderTimeoutSeconds))
         let bodyTimeout = TimeAmount.seconds(Int64(limits.requestBodyTimeoutSeconds))
+        let eviction = ConnectionEviction(maximum: connections.maximumConnections)
         return Application(
             router: router(service: service),
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [
+                        ConnectionEvictionHandler(eviction),
                         RequestReadTimeoutHandler(
                             headerTimeout: headerTimeout,
                             bodyTimeout: bodyTimeout,
                             logger: logger
-                        )
+                        ),
                     ],
                     idleTimeout: .seconds(Int64(limits.idleTimeoutSeconds))
                 )

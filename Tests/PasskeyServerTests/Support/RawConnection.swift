@@ -110,6 +110,14 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// ``receive()`` on a thread of its own, so that the wait blocks none of the threads the server's tasks run on (on
+    /// a 2-core machine two blocked waits would stop the server until they time out).
+    func received() async -> Received {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.receive()) }.start()
+        }
+    }
+
     /// ``receiveUntilClosed()`` on a thread of its own, so that the wait blocks none of the threads the server's
     /// tasks run on.
     func closing() async -> (text: String, closed: Bool) {
