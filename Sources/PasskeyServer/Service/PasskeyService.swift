@@ -64,7 +64,8 @@ public struct PasskeyService: Sendable {
             metrics: ServerMetrics(),
             origins: OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins)),
             attestationPolicy: try Self.attestationPolicy(configuration.policy, metadata: metadata),
-            identityVerifier: configuration.identityVerification.makeProvider
+            identityVerifier: configuration.identityVerification.makeProvider,
+            webhooks: WebhookOutbox(endpoints: configuration.webhooks.endpoints)
         )
         self.context = context
         let authorization = ClientAuthorization(context: context)
