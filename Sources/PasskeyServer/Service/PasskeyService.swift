@@ -23,6 +23,7 @@ public struct PasskeyService: Sendable {
     let identityVerification: IdentityVerificationFlow
     let accounts: AccountFlow
     let webSessions: WebSessionsFlow
+    let webhooks: WebhooksFlow
 
     let apiKeys: APIKeys
     /// Origins whose pages may call the client API from a browser.
@@ -90,6 +91,7 @@ public struct PasskeyService: Sendable {
         )
         self.accounts = AccountFlow(context: context)
         self.webSessions = WebSessionsFlow(context: context)
+        self.webhooks = WebhooksFlow(context: context)
         self.apiKeys = APIKeys(configuration.apiKeys)
         self.corsOrigins = Set(configuration.webOrigins + configuration.relatedOrigins)
         self.trustedProxies = TrustedProxies(
