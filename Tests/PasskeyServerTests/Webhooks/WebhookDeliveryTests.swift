@@ -63,9 +63,14 @@ struct WebhookDeliveryTests {
                     byType["sign_in.completed"]?.data?["biometricPasskeySessionId"] as? String
                         == session.biometricPasskeySessionId
                 )
+                #expect(
+                    await eventually {
+                        (try? await Self.deliveries(server))?.allSatisfy { $0.status == .delivered } == true
+                    }
+                )
                 let stored = try await Self.deliveries(server)
                 #expect(stored.count == 4)
-                #expect(stored.allSatisfy { $0.status == .delivered && $0.attempts == 1 && $0.lastAnswer == 204 })
+                #expect(stored.allSatisfy { $0.attempts == 1 && $0.lastAnswer == 204 })
             }
         }
     }
@@ -95,9 +100,12 @@ struct WebhookDeliveryTests {
                 #expect(receiver.requests.filter { !$0.accepted }.count == 5)
                 #expect(receiver.accepted.count == 3, "each event accepted once")
                 #expect(receiver.requests.allSatisfy { $0.isSigned(with: WebhookReceiver.secret) })
-                let stored = try await Self.deliveries(server)
-                #expect(stored.allSatisfy { $0.status == .delivered })
-                #expect(stored.map(\.attempts).reduce(0, +) == 8)
+                #expect(
+                    await eventually {
+                        (try? await Self.deliveries(server))?.allSatisfy { $0.status == .delivered } == true
+                    }
+                )
+                #expect(try await Self.deliveries(server).map(\.attempts).reduce(0, +) == 8)
             }
         }
     }
@@ -160,20 +168,23 @@ struct WebhookDeliveryTests {
 
     @Test("a slow endpoint never slows a ceremony")
     func slowEndpoint() async throws {
-        let receiver = WebhookReceiver(.slow(seconds: 8))
+        let receiver = WebhookReceiver(.held)
         try await receiver.listen { url in
-            try await StoreKind.sqlite.withLiveServer(configure: { $0.postWebhooks(to: url, timeoutSeconds: 5) }) {
-                server,
-                api in
-                let start = ContinuousClock.now
+            try await StoreKind.sqlite.withLiveServer(configure: { $0.postWebhooks(to: url) }) { server, api in
+                // Every attempt is held by the endpoint: a ceremony that waited for one would never end.
                 for user in ["ada", "grace", "linus"] {
                     var phone = TestAuthenticator()
                     _ = try await api.enroll(user, authenticator: &phone)
                     _ = try await api.signIn(userID: user, authenticator: &phone)
                 }
-                #expect(ContinuousClock.now - start < .seconds(5), "the ceremonies took as long as an attempt")
-                #expect(await eventually { receiver.requests.count >= 6 }, "all six attempts run at once")
+                #expect(await eventually { receiver.requests.count >= 6 }, "all six attempts are under way at once")
                 #expect(try await Self.deliveries(server).allSatisfy { $0.status == .pending })
+                receiver.release()
+                #expect(
+                    await eventually {
+                        (try? await Self.deliveries(server))?.allSatisfy { $0.status == .delivered } == true
+                    }
+                )
             }
         }
     }

@@ -22,8 +22,8 @@ final class WebhookReceiver: Sendable {
         case redirect
         /// Answers 200 with a body that never ends (chunked), counting what it could send.
         case endless
-        /// Answers 204 after `seconds`.
-        case slow(seconds: Int)
+        /// Holds every request until ``release()``, then answers 204.
+        case held
     }
 
     /// A request as it arrived, and what it was answered.
@@ -62,6 +62,7 @@ final class WebhookReceiver: Sendable {
         var elsewhere = 0
         var bytesSent = 0
         var bodyEnded = false
+        var released = false
     }
 
     private let state: Mutex<State>
@@ -75,6 +76,7 @@ final class WebhookReceiver: Sendable {
     var bodyEnded: Bool { state.withLock { $0.bodyEnded } }
 
     func behave(_ behaviour: Behaviour) { state.withLock { $0.behaviour = behaviour } }
+    func release() { state.withLock { $0.released = true } }
 
     /// The test's secret for endpoints that post here: 32 bytes.
     static let secret = "whsec_" + Data((0..<32).map { UInt8($0 * 7 % 256) }).base64EncodedString()
@@ -88,7 +90,7 @@ final class WebhookReceiver: Sendable {
             let (status, behaviour) = self.state.withLock { state -> (Int, Behaviour) in
                 let status: Int
                 switch state.behaviour {
-                case .accept, .slow: status = 204
+                case .accept, .held: status = 204
                 case .failFirst(let count, let failure):
                     let failed = state.requests.filter { !$0.accepted }.count
                     status = failed < count ? failure : 204
@@ -102,8 +104,8 @@ final class WebhookReceiver: Sendable {
             switch behaviour {
             case .redirect:
                 return Response(status: .temporaryRedirect, headers: [.location: "/elsewhere"])
-            case .slow(let seconds):
-                try await Task.sleep(for: .seconds(seconds))
+            case .held:
+                while !self.state.withLock({ $0.released }) { try await Task.sleep(for: .milliseconds(20)) }
                 return Response(status: .noContent)
             case .endless:
                 let chunk = ByteBuffer(repeating: UInt8(ascii: "x"), count: 64 * 1024)
@@ -140,8 +142,9 @@ final class WebhookReceiver: Sendable {
 }
 
 extension ServerConfiguration {
-    /// One endpoint named `crm` at `url`, receiving every event, retried after a second, with a short timeout.
-    mutating func postWebhooks(to url: String, events: [String] = ["*"], timeoutSeconds: Int = 3) {
+    /// One endpoint named `crm` at `url`, receiving every event, retried after a second. The timeout is long, so
+    /// that a loaded test machine does not turn a slow answer into a second delivery.
+    mutating func postWebhooks(to url: String, events: [String] = ["*"], timeoutSeconds: Int = 30) {
         webhooks.endpoints = [.init(name: "crm", url: url, secret: WebhookReceiver.secret, events: events)]
         webhooks.firstRetrySeconds = 1
         webhooks.timeoutSeconds = timeoutSeconds
