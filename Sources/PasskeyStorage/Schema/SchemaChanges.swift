@@ -18,12 +18,12 @@ package enum SchemaChanges {
 
     /// The changes after ``alignedVersion``, in order: the first is version 12 in both adapters.
     package static let sinceAlignment: [String] = [
-        "purged registrations", "idempotency keys", "audit chain", "webhook outbox",
+        "purged registrations", "idempotency keys", "audit hash chain", "webhook outbox",
     ]
 
     /// Changes of ``sinceAlignment`` whose migrations are being written on another branch: their versions are taken,
     /// and the adapters here may lack them. Empty once every branch that took a version has been merged.
-    package static let takenElsewhere: Set<String> = ["audit chain"]
+    package static let takenElsewhere: Set<String> = ["audit hash chain"]
 
     /// The newest version both adapters migrate to.
     package static var latestVersion: Int { alignedVersion + sinceAlignment.count }
