@@ -124,7 +124,7 @@ fi
 log "Apple adapters type-checked against stand-in declarations"
 scripts/typecheck-apple.sh
 
-log "independent client (a PyPI software authenticator against a live passkeys serve)"
+log "independent client (a PyPI software authenticator against a live passkeys serve; standardwebhooks verifies its webhooks)"
 Tests/External/run.sh .build/debug/passkeys
 
 log "HTTP contract fuzzed (schemathesis from PyPI against a live passkeys serve, about 3 minutes)"

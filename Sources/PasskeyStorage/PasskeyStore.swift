@@ -4,7 +4,7 @@
 /// Each role is a protocol of its own, in `Roles/`, with the operations of one kind of record — ``UserStore``,
 /// ``CredentialStore``, ``FlowStore``, ``CeremonyStore`` (the writes that finish a flow with its credential),
 /// ``AuditStore``, ``LimitStore``, ``WebSessionStore``, ``WorkflowRunStore``, ``CrossPlatformSessionStore``,
-/// ``RecoveryStore``, ``IdempotencyStore`` — and two that span them all, ``StorePurging`` and ``StoreImport``. Each adapter implements a role
+/// ``RecoveryStore``, ``IdempotencyStore``, ``WebhookOutboxStore`` — and two that span them all, ``StorePurging`` and ``StoreImport``. Each adapter implements a role
 /// in one file (`SQLitePasskeyStore+Credentials.swift` is `extension SQLitePasskeyStore: CredentialStore`), and
 /// `PasskeyTesting.StoreConformance` has a suite of checks per role.
 ///
@@ -33,5 +33,5 @@
 /// `PostgresPasskeyStore` (scale-out). `PasskeyTesting.StoreConformance` checks any adapter.
 public protocol PasskeyStore:
     UserStore, CredentialStore, FlowStore, CeremonyStore, AuditStore, LimitStore, WebSessionStore, WorkflowRunStore,
-    CrossPlatformSessionStore, RecoveryStore, IdempotencyStore, StorePurging, StoreImport
+    CrossPlatformSessionStore, RecoveryStore, IdempotencyStore, WebhookOutboxStore, StorePurging, StoreImport
 {}

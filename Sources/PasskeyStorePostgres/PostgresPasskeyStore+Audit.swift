@@ -5,10 +5,14 @@ import Synchronization
 
 extension PostgresPasskeyStore: AuditStore {
     @discardableResult
-    public func appendAuditEvent(_ event: AuditEvent) async throws(StoreError) -> AuditEvent {
+    public func appendAuditEvent(
+        _ event: AuditEvent,
+        webhooks: [WebhookMessage]
+    ) async throws(StoreError) -> AuditEvent {
         do {
             var appended = event
-            appended.sequence = try await auditLog.append(event) { batch throws(StoreError) in
+            appended.sequence = try await auditLog.append(AuditAppend(event: event, webhooks: webhooks)) {
+                batch throws(StoreError) in
                 try await self.insertAuditEvents(batch)
             }
             return appended
@@ -19,27 +23,33 @@ extension PostgresPasskeyStore: AuditStore {
         }
     }
 
-    /// Inserts `events` in one statement and returns their sequence numbers, in order.
+    /// Inserts `appends` in one statement, their events and their webhook messages, and returns the events'
+    /// sequence numbers, in order.
     ///
     /// Appends queue on an advisory lock until the previous one commits, so sequence numbers become visible in
     /// order: a reader that has seen event n has seen every event before it (a bare BIGSERIAL lets a lower number
     /// commit after a higher one, and a reader paging by sequence would skip it). The lock is held until the commit
     /// is on disk, so the events that wait for it in this process are written together, in one statement: one
     /// lock, one commit and one disk sync for all of them rather than one each.
-    private func insertAuditEvents(_ events: [AuditEvent]) async throws(StoreError) -> [Int64] {
+    private func insertAuditEvents(_ appends: [AuditAppend]) async throws(StoreError) -> [Int64] {
         let json: String
+        let webhooks: String
         do {
             json = String(
-                decoding: try JSONEncoder().encode(events.enumerated().map { AuditRow(index: $0, event: $1) }),
+                decoding: try JSONEncoder().encode(appends.enumerated().map { AuditRow(index: $0, event: $1.event) }),
+                as: UTF8.self
+            )
+            webhooks = String(
+                decoding: try JSONEncoder().encode(appends.flatMap(\.webhooks).map(OutboxRow.init)),
                 as: UTF8.self
             )
         } catch {
             throw StoreError(.corrupt, "Could not encode the audit event's details: \(error).")
         }
-        let count = events.count
+        let count = appends.count
         var sequences: [Int64] = []
         for row in try await rows(
-            InsertAuditEvents(json: json),
+            InsertAuditEvents(json: json, webhooks: webhooks),
             doing: count == 1 ? "append the audit event" : "append \(count) audit events"
         ) {
             sequences.append(try RowReader(row, record: "audit event")("sequence", as: Int64.self))
@@ -88,11 +98,22 @@ extension PostgresPasskeyStore: AuditStore {
 /// Inserts the events of a JSON array of ``AuditRow``s under the audit log's advisory lock, which the statement's
 /// transaction holds until it has committed, and returns their sequence numbers. The lock is taken first (the
 /// `EXISTS` is a one-time filter, evaluated before the first row is read), the sequence numbers are drawn after
-/// the rows are sorted by `index`, so they increase in that order too.
+/// the rows are sorted by `index`, so they increase in that order too. The same statement writes the webhook
+/// messages of a JSON array of ``OutboxRow``s to the outbox: a data-modifying `WITH` runs once, in the
+/// statement's transaction, so the events and their messages commit together.
 struct InsertAuditEvents: StoreStatement {
     static let sql = """
         WITH lock AS MATERIALIZED (
             SELECT pg_advisory_xact_lock(\(Migrations.lockClass), 'audit_events'::regclass::oid::integer)
+        ), outbox AS (
+            INSERT INTO webhook_deliveries (message_id, endpoint, event_type, payload, created_at, status, attempts,
+                next_attempt_at)
+            SELECT w.message_id, w.endpoint, w.event_type, w.payload,
+                   timestamptz '2000-01-01 00:00:00+00' + w.micros * interval '1 microsecond', 'pending', 0,
+                   timestamptz '2000-01-01 00:00:00+00' + w.micros * interval '1 microsecond'
+            FROM jsonb_to_recordset($2::jsonb) AS w(
+                message_id text, endpoint text, event_type text, payload text, micros bigint)
+            WHERE EXISTS (SELECT 1 FROM lock)
         )
         INSERT INTO audit_events (time, actor, action, user_id, subject, request_id, details)
         SELECT timestamptz '2000-01-01 00:00:00+00' + r.micros * interval '1 microsecond',
@@ -104,10 +125,12 @@ struct InsertAuditEvents: StoreStatement {
         RETURNING sequence
         """
     let json: String
+    let webhooks: String
 
     func makeBindings() -> PostgresBindings {
-        var binds = PostgresBindings(capacity: 1)
+        var binds = PostgresBindings(capacity: 2)
         binds.append(json)
+        binds.append(webhooks)
         return binds
     }
 }
@@ -124,7 +147,7 @@ private struct AuditRow: Encodable {
     let request_id: String?
     let details: [String: String]
 
-    private static let postgresEpoch = Date(timeIntervalSince1970: 946_684_800)
+    static let postgresEpoch = Date(timeIntervalSince1970: 946_684_800)
 
     init(index: Int, event: AuditEvent) {
         self.index = index
@@ -138,12 +161,35 @@ private struct AuditRow: Encodable {
     }
 }
 
+/// A webhook message as one element of the JSON array the outbox's insert reads; the time as in ``AuditRow``.
+private struct OutboxRow: Encodable {
+    let message_id: String
+    let endpoint: String
+    let event_type: String
+    let payload: String
+    let micros: Int64
+
+    init(_ message: WebhookMessage) {
+        message_id = message.id
+        endpoint = message.endpoint
+        event_type = message.eventType
+        payload = message.payload
+        micros = Int64(message.createdAt.timeIntervalSince(AuditRow.postgresEpoch) * 1_000_000)
+    }
+}
+
+/// An audit event to append and the webhook messages written with it.
+struct AuditAppend: Sendable {
+    let event: AuditEvent
+    let webhooks: [WebhookMessage]
+}
+
 /// The audit events waiting to be written by this store, and whether a writer is at work. The first append that
 /// finds no writer becomes it: it writes everything queued, in arrival order, batch after batch, until the queue
 /// is empty; appends that arrive meanwhile wait for the batch that takes them.
 final class AuditLogWriter: Sendable {
     private struct Waiting {
-        let event: AuditEvent
+        let event: AuditAppend
         let continuation: CheckedContinuation<Int64, any Error>
     }
 
@@ -159,8 +205,8 @@ final class AuditLogWriter: Sendable {
 
     /// Queues `event` and returns its sequence number once a batch that holds it has committed.
     func append(
-        _ event: AuditEvent,
-        insert: @escaping @Sendable ([AuditEvent]) async throws(StoreError) -> [Int64]
+        _ event: AuditAppend,
+        insert: @escaping @Sendable ([AuditAppend]) async throws(StoreError) -> [Int64]
     ) async throws -> Int64 {
         try await withCheckedThrowingContinuation { continuation in
             let startWriter = state.withLock { state in
@@ -176,7 +222,7 @@ final class AuditLogWriter: Sendable {
         }
     }
 
-    private func write(_ insert: @Sendable ([AuditEvent]) async throws(StoreError) -> [Int64]) async {
+    private func write(_ insert: @Sendable ([AuditAppend]) async throws(StoreError) -> [Int64]) async {
         while true {
             let batch: [Waiting] = state.withLock { state in
                 let batch = Array(state.queue.prefix(Self.batchLimit))

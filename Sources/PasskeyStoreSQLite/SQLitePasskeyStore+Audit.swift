@@ -3,7 +3,10 @@ public import PasskeyStorage
 
 extension SQLitePasskeyStore: AuditStore {
     @discardableResult
-    public func appendAuditEvent(_ event: AuditEvent) async throws(StoreError) -> AuditEvent {
+    public func appendAuditEvent(
+        _ event: AuditEvent,
+        webhooks: [WebhookMessage]
+    ) async throws(StoreError) -> AuditEvent {
         let details = try Bind.json(event.details)
         return try await connection.session { db in
             let rows = try db.rows(
@@ -19,6 +22,7 @@ extension SQLitePasskeyStore: AuditStore {
             guard case .integer(let sequence) = rows.first?.column("sequence") else {
                 throw StoreError(.corrupt, "The database returned no sequence number for an audit event.")
             }
+            try Self.insertWebhookMessages(webhooks, into: db)
             var event = event
             event.sequence = sequence
             return event

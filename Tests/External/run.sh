@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the external-client tests: a WebAuthn client that no one on this project wrote (soft-webauthn, see
-# webauthn_client.py) drives a live `passkeys serve` through registration and sign-in.
+# webauthn_client.py) drives a live `passkeys serve` through registration and sign-in, and the Standard Webhooks
+# reference library (standardwebhooks) verifies the webhooks the server posts (test_webhooks.py).
 #
 # Usage: Tests/External/run.sh [PASSKEYS_BINARY [PYTEST_ARGS...]]
 #   PASSKEYS_BINARY defaults to .build/debug/passkeys; this script builds nothing.
@@ -32,12 +33,22 @@ startup_seconds="${PASSKEYS_EXTERNAL_STARTUP_SECONDS:-60}"
 # shellcheck source=../../scripts/live-server.sh
 source "$root/scripts/live-server.sh"
 api_key="$("$python" -c 'import secrets; print("pk_external_" + secrets.token_urlsafe(24))')"
-start_server
+# The webhook receiver of test_webhooks.py listens on a port chosen here (free when it was chosen), with a new secret;
+# the server posts every event there, retrying after a second until the receiver is up.
+webhook_port="$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+webhook_secret="$("$python" -c 'import base64, secrets; print("whsec_" + base64.b64encode(secrets.token_bytes(32)).decode())')"
+cat >"$workdir/passkeys.json" <<JSON
+{"webhooks": {"firstRetrySeconds": 1, "endpoints": [
+    {"name": "external", "url": "http://127.0.0.1:$webhook_port/hooks", "secret": "$webhook_secret", "events": ["*"]}
+]}}
+JSON
+start_server --config "$workdir/passkeys.json"
 echo "external tests: passkeys serving $url"
 
 # --- Tests --------------------------------------------------------------------------------------------
 set +e
 (cd "$here" && PASSKEYS_SERVER_URL="$url" PASSKEYS_API_KEY="$api_key" PYTHONDONTWRITEBYTECODE=1 \
+    PASSKEYS_WEBHOOK_PORT="$webhook_port" PASSKEYS_WEBHOOK_SECRET="$webhook_secret" \
     "$python" -m pytest -q -p no:cacheprovider "$@") 2>&1 | tee "$workdir/pytest.out"
 status=${PIPESTATUS[0]}
 set -e

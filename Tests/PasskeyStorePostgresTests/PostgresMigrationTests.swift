@@ -46,8 +46,16 @@ struct PostgresMigrationTests {
         try await schema.execute("DELETE FROM schema_migrations WHERE version = 9")
     }
 
-    /// Takes the purged registrations (version 12) and the idempotency keys (version 13) out of the schema.
+    /// Takes the webhook outbox (version 15) out of the schema.
+    func dropWebhookOutbox(in schema: TestSchema) async throws {
+        try await schema.execute("DROP TABLE webhook_deliveries")
+        try await schema.execute("DELETE FROM schema_migrations WHERE version = 15")
+    }
+
+    /// Takes the purged registrations (version 12), the idempotency keys (version 13) and everything after them out
+    /// of the schema.
     func dropRegistrationLifecycle(in schema: TestSchema) async throws {
+        try await dropWebhookOutbox(in: schema)
         try await schema.execute("DROP TABLE idempotency_keys")
         try await schema.execute("DROP TABLE purged_registrations")
         try await schema.execute("DELETE FROM schema_migrations WHERE version IN (12, 13)")
@@ -98,10 +106,42 @@ struct PostgresMigrationTests {
                 try await tables(in: schema) == [
                     "schema_migrations", "users", "credentials", "flows", "audit_events", "limit_windows",
                     "web_sessions", "workflow_runs", "cross_platform_sessions", "recovery_attempts",
-                    "purged_registrations", "idempotency_keys",
+                    "purged_registrations", "idempotency_keys", "webhook_deliveries",
                 ]
             )
             #expect(try await columns(of: "credentials", in: schema).contains("workflow_run_id"))
+        }
+    }
+
+    @Test("a schema of version 13 gets the webhook outbox, and keeps its data")
+    func upgradeToWebhookOutbox() async throws {
+        try await TestDatabase.withSchema("outbox") { schema in
+            let first = try await schema.connect()
+            try await first.appendAuditEvent(AuditEvent(time: TestTime.fixed, actor: "system", action: "test.kept"))
+            await first.shutdown()
+            try await dropWebhookOutbox(in: schema)
+            #expect(try await !tables(in: schema).contains("webhook_deliveries"))
+            let second = try await schema.connect()
+            let message = WebhookMessage(
+                id: "msg_upgrade",
+                endpoint: "crm",
+                eventType: "user.deleted",
+                payload: "{}",
+                createdAt: TestTime.fixed
+            )
+            try await second.appendAuditEvent(
+                AuditEvent(time: TestTime.fixed, actor: "system", action: "test.outbox"),
+                webhooks: [message]
+            )
+            let delivery = try await second.webhookDeliveries(endpoint: "crm", before: nil, limit: 1).first
+            #expect(delivery?.message == message)
+            #expect(
+                try await second.auditEvents(after: 0, limit: 10, userID: nil).map(\.action) == [
+                    "test.kept", "test.outbox",
+                ]
+            )
+            await second.shutdown()
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
         }
     }
 

@@ -119,6 +119,43 @@ struct MigrationTests {
         }
     }
 
+    @Test("a file of schema version 13 gets the webhook outbox, and keeps its audit log")
+    func upgradeToWebhookOutbox() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.file()
+            let first = try await SQLitePasskeyStore.open(
+                path: path,
+                busyTimeout: .seconds(5),
+                migrations: Migrations.all.filter { $0.version <= 13 }
+            )
+            try await first.appendAuditEvent(AuditEvent(time: Sample.now, actor: "system", action: "test.kept"))
+            await first.close()
+            #expect(try await tables(path).contains("webhook_deliveries") == false)
+
+            try await withStore(at: path) { store in
+                #expect(store.migrationsApplied == [15])
+                let message = WebhookMessage(
+                    id: "msg_upgrade",
+                    endpoint: "crm",
+                    eventType: "user.deleted",
+                    payload: "{}",
+                    createdAt: Sample.now
+                )
+                try await store.appendAuditEvent(
+                    AuditEvent(time: Sample.now, actor: "system", action: "test.outbox"),
+                    webhooks: [message]
+                )
+                let delivery = try await store.webhookDeliveries(endpoint: "crm", before: nil, limit: 1).first
+                #expect(delivery?.message == message)
+                #expect(
+                    try await store.auditEvents(after: 0, limit: 10, userID: nil).map(\.action) == [
+                        "test.kept", "test.outbox",
+                    ]
+                )
+            }
+        }
+    }
+
     @Test("a file of schema version 2 gets the web sessions and the later migrations, and keeps its data")
     func upgradeFromTheLimitWindowsSchema() async throws {
         try await withTemporaryDirectory { directory in

@@ -42,6 +42,7 @@ extension ServerConfiguration {
         }
         try crossDevice.validate(at: "crossDevice")
         try recovery.validate(at: "recovery")
+        try webhooks.validate(at: "webhooks")
     }
 
     static func validateOrigin(

@@ -28,13 +28,14 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var identityVerification: IdentityVerification
     public var crossDevice: CrossDevice
     public var recovery: Recovery
+    public var webhooks: Webhooks
     /// The least severe messages logged. Not a file setting: `PASSKEYS_LOG_LEVEL` or `--log-level` (see ``load``).
     public var logLevel: Logger.Level = .info
 
     /// The file's members: every setting but ``logLevel``.
     enum CodingKeys: String, CodingKey {
         case rpId, rpName, webOrigins, relatedOrigins, appleApps, androidApps, host, port, database, apiKeys, policy
-        case expiries, limits, retention, web, identityVerification, crossDevice, recovery
+        case expiries, limits, retention, web, identityVerification, crossDevice, recovery, webhooks
     }
 
     public struct AppleApp: Sendable, Codable, Equatable {
@@ -248,6 +249,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         identityVerification = IdentityVerification()
         crossDevice = CrossDevice()
         recovery = Recovery()
+        webhooks = Webhooks()
     }
 }
 
@@ -304,7 +306,7 @@ extension ServerConfiguration {
     /// The members of the objects in list settings (the defaults' lists are empty, so they cannot show them).
     private static let elementMembers: [String: Set<String>] = [
         "appleApps": ["teamId", "bundleId", "appLinkPaths"], "androidApps": ["packageName", "sha256CertFingerprints"],
-        "apiKeys": ["name", "key", "sha256", "scopes"],
+        "apiKeys": ["name", "key", "sha256", "scopes"], "webhooks.endpoints": ["name", "url", "secret", "events"],
     ]
 
     private static func checkKnown(

@@ -12,11 +12,16 @@ struct OutboundCall: Sendable {
     var request: URLRequest
     var timeout: Duration
     var maximumSize: Int
+    /// What a larger answer comes to: `.tooLarge` (false), or its status with the body's first `maximumSize` bytes,
+    /// for a caller that needs only the status (true). Either way the rest is never read.
+    var truncatesAnswer = false
 
     /// The answer: its status and body (at most `maximumSize` bytes).
     struct Answer: Sendable {
         let status: Int
         let body: Data
+        /// Whether the body was cut at `maximumSize` (only with `truncatesAnswer`).
+        var truncated = false
     }
 
     /// Why there is no answer.
@@ -54,7 +59,9 @@ struct OutboundCall: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Answer, Failure>, Never>) in
                 // No completion handler: the delegate receives the body as it arrives and stops the transfer as soon
                 // as it is over the limit, instead of letting URLSession buffer all of it first.
-                let delegate = OutboundCallDelegate(limit: maximumSize) { continuation.resume(returning: $0) }
+                let delegate = OutboundCallDelegate(limit: maximumSize, truncates: truncatesAnswer) {
+                    continuation.resume(returning: $0)
+                }
                 let configuration = URLSessionConfiguration.ephemeral
                 configuration.httpCookieStorage = nil
                 configuration.urlCache = nil
@@ -68,17 +75,20 @@ struct OutboundCall: Sendable {
 }
 
 /// Receives one exchange: refuses a redirect, a declared `Content-Length` over the limit, and a body that grows past
-/// it, each by cancelling the task at once.
+/// it, each by cancelling the task at once (a body over the limit is cut there instead, when it `truncates`).
 private final class OutboundCallDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let limit: Int
+    private let truncates: Bool
     private let lock = NSLock()
     private var status: Int?
     private var body = Data()
+    private var truncated = false
     private var refusal: OutboundCall.Failure?
     private var finish: ((Result<OutboundCall.Answer, OutboundCall.Failure>) -> Void)?
 
-    init(limit: Int, finish: @escaping (Result<OutboundCall.Answer, OutboundCall.Failure>) -> Void) {
+    init(limit: Int, truncates: Bool, finish: @escaping (Result<OutboundCall.Answer, OutboundCall.Failure>) -> Void) {
         self.limit = limit
+        self.truncates = truncates
         self.finish = finish
     }
 
@@ -112,7 +122,7 @@ private final class OutboundCallDelegate: NSObject, URLSessionDataDelegate, @unc
         let http = response as? HTTPURLResponse
         let refused: OutboundCall.Failure? =
             (300..<400).contains(http?.statusCode ?? 0)
-            ? .redirected : response.expectedContentLength > Int64(limit) ? .tooLarge : nil
+            ? .redirected : response.expectedContentLength > Int64(limit) && !truncates ? .tooLarge : nil
         lock.withLock {
             status = http?.statusCode
             if let refused { refusal = refusal ?? refused }
@@ -124,8 +134,13 @@ private final class OutboundCallDelegate: NSObject, URLSessionDataDelegate, @unc
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let over = lock.withLock {
-            guard refusal == nil else { return false }
+            guard refusal == nil, !truncated else { return false }
             guard body.count + data.count <= limit else {
+                if truncates {
+                    body.append(data.prefix(limit - body.count))
+                    truncated = true
+                    return true
+                }
                 refusal = .tooLarge
                 body = Data()
                 return true
@@ -146,6 +161,8 @@ private final class OutboundCallDelegate: NSObject, URLSessionDataDelegate, @unc
             let result: Result<OutboundCall.Answer, OutboundCall.Failure>
             if let refusal {
                 result = .failure(refusal)
+            } else if truncated, let status {
+                result = .success(OutboundCall.Answer(status: status, body: body, truncated: true))
             } else if error != nil {
                 result = .failure((error as? URLError)?.code == .timedOut ? .timedOut : .transport)
             } else if let status {

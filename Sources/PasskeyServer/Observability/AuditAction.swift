@@ -86,6 +86,10 @@ extension AuditAction {
     /// Web sessions of a user ended (signed out everywhere, or one session ended by an operator).
     public static let webSessionEnded = Self(rawValue: "web-session.ended")
 
+    // MARK: Webhooks
+    /// An operator sent a delivered or failed webhook delivery again (the subject is its `webhook-id`).
+    public static let webhookResent = Self(rawValue: "webhook.resent")
+
     /// Every action, for documentation checks.
     public static let all: [AuditAction] = [
         .registrationCreated, .registrationCompleted, .registrationFailed, .registrationFinalized, .registrationAborted,
@@ -95,6 +99,6 @@ extension AuditAction {
         .handoffCreated, .handoffClaimed, .handoffConfirmed, .handoffRejected, .handoffCancelled, .recoveryCreated,
         .recoveryRateLimited, .recoveryExchanged, .recoveryRegistered, .recoveryRegistrationFailed,
         .recoveryFinalized, .recoveryCancelled, .identityVerificationStarted, .identityVerificationDecided,
-        .consoleSignedIn, .consolePasskeyEnrolled, .webSessionEnded,
+        .consoleSignedIn, .consolePasskeyEnrolled, .webSessionEnded, .webhookResent,
     ]
 }

@@ -23,6 +23,7 @@ public struct PasskeyService: Sendable {
     let identityVerification: IdentityVerificationFlow
     let accounts: AccountFlow
     let webSessions: WebSessionsFlow
+    let webhooks: WebhooksFlow
 
     let apiKeys: APIKeys
     /// Origins whose pages may call the client API from a browser.
@@ -64,7 +65,8 @@ public struct PasskeyService: Sendable {
             metrics: ServerMetrics(),
             origins: OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins)),
             attestationPolicy: try Self.attestationPolicy(configuration.policy, metadata: metadata),
-            identityVerifier: configuration.identityVerification.makeProvider
+            identityVerifier: configuration.identityVerification.makeProvider,
+            webhooks: WebhookOutbox(endpoints: configuration.webhooks.endpoints)
         )
         self.context = context
         let authorization = ClientAuthorization(context: context)
@@ -89,6 +91,7 @@ public struct PasskeyService: Sendable {
         )
         self.accounts = AccountFlow(context: context)
         self.webSessions = WebSessionsFlow(context: context)
+        self.webhooks = WebhooksFlow(context: context)
         self.apiKeys = APIKeys(configuration.apiKeys)
         self.corsOrigins = Set(configuration.webOrigins + configuration.relatedOrigins)
         self.trustedProxies = TrustedProxies(

@@ -10,7 +10,8 @@ public import ServiceLifecycle
 ///
 /// Flows, reservations, web sessions and limit windows are deleted ``grace`` after they end, so that servers whose
 /// clocks differ by less agree they are over; a user who never completed a sign-up goes with the last of their flows;
-/// audit events and identity-verification runs after `retention.auditDays` (never when it is 0). A store error is
+/// audit events, identity-verification runs and finished webhook deliveries after `retention.auditDays` (never when
+/// it is 0). A store error is
 /// logged and the round ends: the next one tries again. ``PasskeyApplication/build(service:services:logger:)`` runs
 /// it beside the HTTP server; with several servers on one database each purges, and they skip each other's rows.
 public struct StorePurge: Service, CustomStringConvertible {
@@ -67,11 +68,35 @@ public struct StorePurge: Service, CustomStringConvertible {
             total = total + report
             guard report.reached(limit: retention.purgeBatch) else { break }
         }
-        if total.total > 0 {
+        let webhookDeliveries = await purgeWebhookDeliveries(before: auditBefore)
+        if total.total > 0 || webhookDeliveries > 0 {
             var metadata: Logger.Metadata = [:]
             for (kind, count) in total.counts where count > 0 { metadata[kind] = "\(count)" }
+            if webhookDeliveries > 0 { metadata["webhookDeliveries"] = "\(webhookDeliveries)" }
             service.logger.info("Purged what is over.", metadata: metadata)
         }
         return total
+    }
+
+    /// Deletes the delivered and failed webhook deliveries older than the audit retention, as the audit events they
+    /// were written with; returns how many.
+    func purgeWebhookDeliveries(before time: Date?) async -> Int {
+        guard let time else { return 0 }
+        let batch = service.configuration.retention.purgeBatch
+        var deleted = 0
+        for _ in 0..<Self.batchesPerRound {
+            do {
+                let count = try await service.context.store.purgeWebhookDeliveries(finishedBefore: time, limit: batch)
+                deleted += count
+                guard count >= batch else { break }
+            } catch {
+                service.logger.error(
+                    "The purge of webhook deliveries failed; the next one tries again.",
+                    metadata: ["error": "\(error)"]
+                )
+                break
+            }
+        }
+        return deleted
     }
 }

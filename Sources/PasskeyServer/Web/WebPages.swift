@@ -42,6 +42,7 @@ struct WebPages: Sendable {
             registerConsole(on: router)
             registerConsolePasskeys(on: router)
             registerConsoleSessions(on: router)
+            registerConsoleWebhooks(on: router)
             registerRecovery(on: router)
         }
     }

@@ -1,9 +1,11 @@
 extension MemoryPasskeyStore: AuditStore {
-    public func appendAuditEvent(_ event: AuditEvent) -> AuditEvent {
+    public func appendAuditEvent(_ event: AuditEvent, webhooks: [WebhookMessage]) throws(StoreError) -> AuditEvent {
+        try checkNewWebhooks(webhooks)
         var event = event
         lastAuditSequence += 1
         event.sequence = lastAuditSequence
         audit.append(event)
+        queueWebhooks(webhooks)
         return event
     }
 

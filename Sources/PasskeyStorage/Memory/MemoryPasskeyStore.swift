@@ -26,6 +26,8 @@ public actor MemoryPasskeyStore: PasskeyStore {
     var purgedRegistrations: [String: (purgedAt: Date, forgetAt: Date)] = [:]
     /// By key hash (see `MemoryPasskeyStore+Idempotency.swift`).
     var idempotencyKeys: [[UInt8]: StoredIdempotencyKey] = [:]
+    /// The webhook outbox, in order of id (see `MemoryPasskeyStore+WebhookOutbox.swift`).
+    var webhookDeliveries: [WebhookDelivery] = []
 
     public init() {}
 }

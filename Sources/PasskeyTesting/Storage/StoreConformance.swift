@@ -25,6 +25,7 @@ public enum StoreConformance {
         StoreConformanceSuite("CrossPlatformSessionStore", checks: crossPlatformSessions),
         StoreConformanceSuite("RecoveryStore", checks: recovery),
         StoreConformanceSuite("IdempotencyStore", checks: idempotency),
+        StoreConformanceSuite("WebhookOutboxStore", checks: [], isolatedChecks: webhookOutbox),
         StoreConformanceSuite(
             "StorePurging",
             checks: purgeLimit,

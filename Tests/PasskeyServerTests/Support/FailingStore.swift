@@ -164,9 +164,9 @@ final class FailingStore: PasskeyStore {
     }
 
     @discardableResult
-    func appendAuditEvent(_ event: AuditEvent) async throws(StoreError) -> AuditEvent {
+    func appendAuditEvent(_ event: AuditEvent, webhooks: [WebhookMessage]) async throws(StoreError) -> AuditEvent {
         try check()
-        return await base.appendAuditEvent(event)
+        return try await base.appendAuditEvent(event, webhooks: webhooks)
     }
 
     func auditEvents(after: Int64, limit: Int, userID: String?) async throws(StoreError) -> [AuditEvent] {
@@ -304,5 +304,39 @@ final class FailingStore: PasskeyStore {
     func user(name: String) async throws(StoreError) -> UserRecord? {
         try check()
         return await base.user(name: name)
+    }
+}
+
+extension FailingStore: WebhookOutboxStore {
+    func claimWebhookDeliveries(
+        at time: Date,
+        leaseUntil: Date,
+        limit: Int
+    ) async throws(StoreError)
+        -> [WebhookDelivery]
+    {
+        try check()
+        return await base.claimWebhookDeliveries(at: time, leaseUntil: leaseUntil, limit: limit)
+    }
+
+    @discardableResult
+    func recordWebhookAttempt(_ attempt: WebhookAttempt) async throws(StoreError) -> Bool {
+        try check()
+        return await base.recordWebhookAttempt(attempt)
+    }
+
+    func webhookDeliveries(endpoint: String, before: Int64?, limit: Int) async throws(StoreError) -> [WebhookDelivery] {
+        try check()
+        return await base.webhookDeliveries(endpoint: endpoint, before: before, limit: limit)
+    }
+
+    func resendWebhookDelivery(id: Int64, at time: Date) async throws(StoreError) -> WebhookDelivery? {
+        try check()
+        return await base.resendWebhookDelivery(id: id, at: time)
+    }
+
+    func purgeWebhookDeliveries(finishedBefore time: Date, limit: Int) async throws(StoreError) -> Int {
+        try check()
+        return await base.purgeWebhookDeliveries(finishedBefore: time, limit: limit)
     }
 }

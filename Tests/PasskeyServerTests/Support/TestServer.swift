@@ -14,6 +14,8 @@ struct TestServer: Sendable {
     static let apiKey = "test-api-key-0123456789-abcdefgh"
 
     let service: PasskeyService
+    /// The store the service runs on.
+    let store: any PasskeyStore
     let clock: TestClock
     let logs: LogCapture
 
@@ -35,6 +37,7 @@ struct TestServer: Sendable {
         let logs = LogCapture()
         self.clock = clock
         self.logs = logs
+        self.store = store
         self.service = try PasskeyService(
             configuration: configuration,
             store: store,

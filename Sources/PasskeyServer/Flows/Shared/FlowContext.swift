@@ -15,6 +15,8 @@ struct FlowContext: Sendable {
     let attestationPolicy: AttestationPolicy
     /// Where identity-verification runs are created (`identityVerification.provider`).
     let identityVerifier: any IdentityVerificationProvider
+    /// Which webhook endpoints receive an audited change (`webhooks.endpoints`).
+    let webhooks: WebhookOutbox
 }
 
 /// A flow of DESIGN §3 as a type: it holds the shared ``FlowContext`` and the other flows it builds on, and gets the
@@ -41,7 +43,10 @@ extension ServiceFlow {
 
     func expiry(_ seconds: Int) -> Date { now().addingTimeInterval(TimeInterval(seconds)) }
 
-    /// Appends an event to the audit log; a store failure is logged, never fails the request that is audited.
+    /// Appends an event to the audit log, and in the same transaction its webhook events to the outbox of each
+    /// endpoint subscribed to them (``WebhookOutbox``); a store failure is logged, never fails the request that is
+    /// audited. The change itself was committed before, in a transaction of its own: a crash between the two loses
+    /// the audit event and its webhooks together.
     func audit(
         _ action: AuditAction,
         by caller: Caller,
@@ -49,18 +54,19 @@ extension ServiceFlow {
         subject: String?,
         details: [String: String] = [:]
     ) async {
+        let event = AuditEvent(
+            time: now(),
+            actor: caller.actor,
+            action: action.rawValue,
+            userID: userID,
+            subject: subject,
+            requestID: caller.requestID,
+            details: details
+        )
+        let webhooks = context.webhooks.messages(for: event)
         do {
-            try await store.appendAuditEvent(
-                AuditEvent(
-                    time: now(),
-                    actor: caller.actor,
-                    action: action.rawValue,
-                    userID: userID,
-                    subject: subject,
-                    requestID: caller.requestID,
-                    details: details
-                )
-            )
+            try await store.appendAuditEvent(event, webhooks: webhooks)
+            if !webhooks.isEmpty { context.webhooks.doorbell.ring() }
         } catch {
             logger.error("audit event could not be stored", metadata: ["action": "\(action)", "error": "\(error)"])
         }

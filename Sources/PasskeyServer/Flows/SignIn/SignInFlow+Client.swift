@@ -128,7 +128,8 @@ extension SignInFlow {
                 subject: result.credentialId,
                 details: [
                     "flow": flow.id, "mode": state.mode.rawValue, "userVerified": "\(verified.userVerified)",
-                    "signCountRegressed": "\(verified.signCountRegressed)",
+                    "signCountRegressed": "\(verified.signCountRegressed)", "assurance": result.assurance ?? "none",
+                    "transactionDigest": state.transaction?.digest ?? "none", "handoff": handedOff?.id ?? "none",
                 ].withAction(state.action)
             )
             return response

@@ -4,6 +4,7 @@ extension PageTemplates {
         <a href="/console">Users</a>
         <a href="/console/audit">Audit log</a>
         <a href="/console/sessions">Break-glass sessions</a>
+        <a href="/console/webhooks">Webhooks</a>
         <span>Operator <strong>{{{operatorName}}}</strong></span>
         <form method="post" action="/console/sign-out"><input type="hidden" name="csrfToken" value="{{{csrfToken}}}"><button type="submit" class="link" id="console-sign-out">Sign out</button></form>
         """#

@@ -18,7 +18,8 @@ struct PageTemplates: Sendable {
         "layout": layout, "message": message, "demo": demo, "account": account, "confirm-delete": confirmDelete,
         "console-nav": consoleNav, "console-sign-in": consoleSignIn, "console-users": consoleUsers,
         "console-user": consoleUser, "console-audit": consoleAudit, "console-recovery": consoleRecovery,
-        "console-sessions": consoleSessions,
+        "console-sessions": consoleSessions, "console-webhooks": consoleWebhooks,
+        "console-webhook-deliveries": consoleWebhookDeliveries,
         "recover": recover, "approve": approve,
     ]
 
