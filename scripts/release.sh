@@ -23,6 +23,11 @@ done
 out=${out:-$build_path/dist}
 
 command -v swift >/dev/null || { echo "release: swift is not on PATH: install a Swift 6.1+ toolchain first." >&2; exit 1; }
+# Foundation's networking, linked in statically, needs libcurl at link time (and libcurl4 where it runs).
+[ -e "/usr/lib/$(uname -m)-linux-gnu/libcurl.so" ] || {
+    echo "release: libcurl's link library is missing: install Debian's libcurl4-openssl-dev first." >&2
+    exit 1
+}
 swift build -c release --static-swift-stdlib --product passkeys --build-path "$build_path" >&2
 products=$(swift build -c release --static-swift-stdlib --product passkeys --build-path "$build_path" --show-bin-path)
 

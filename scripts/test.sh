@@ -90,12 +90,14 @@ fi
 export PASSKEYS_REQUIRE_QR_DECODER=1
 echo "QR decoder: zbarimg $(zbarimg --version 2>/dev/null | head -n 1), $(rsvg-convert --version 2>/dev/null | head -n 1)"
 
-log "deployment tools (nginx, openssl, curl and systemd-analyze for the proxy and release tests)"
+log "deployment tools (nginx, openssl, curl, systemd-analyze and libcurl's headers for the proxy and release tests)"
 missing=()
 for tool in nginx:nginx openssl:openssl curl:curl systemd-analyze:systemd unshare:util-linux; do
     command -v "${tool%%:*}" >/dev/null || missing+=("${tool#*:}")
 done
 [ -f /etc/ssl/certs/ca-certificates.crt ] || missing+=(ca-certificates)
+# The release build links Foundation's networking statically, which links libcurl (libcurl.so comes with -dev).
+[ -e "/usr/lib/$(uname -m)-linux-gnu/libcurl.so" ] || missing+=(libcurl4-openssl-dev)
 if [ ${#missing[@]} -gt 0 ]; then
     [ "$(id -u)" = 0 ] || { echo "Debian's ${missing[*]} not installed: run as root, or install them." >&2; exit 1; }
     echo "installing Debian's ${missing[*]}"
