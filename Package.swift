@@ -242,8 +242,8 @@ let package = Package(
         .testTarget(
             name: "PasskeysCommandLineTests",
             dependencies: [
-                "PasskeysCommandLine", "WebAuthn", "PasskeyServer", "PasskeyStorage", "PasskeyClient", "CorpusTestSupport",
-                "ProcessTestSupport",
+                "PasskeysCommandLine", "WebAuthn", "PasskeyServer", "PasskeyStorage", "PasskeyClient",
+                "CorpusTestSupport", "ProcessTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
