@@ -15,6 +15,7 @@ enum Migrations {
     static let all: [Migration] = [
         initialSchema, usersInByteOrder, limitWindows, webSessions, workflowRuns, purging, crossPlatformSessions,
         recoveryAttempts, uniqueUserNames, recoveryStarter, consolePasskeys, purgedRegistrations, idempotencyKeys,
+        auditChain,
     ]
 
     static let initialSchema = Migration(

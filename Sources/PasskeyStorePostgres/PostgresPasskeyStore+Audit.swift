@@ -7,11 +7,9 @@ extension PostgresPasskeyStore: AuditStore {
     @discardableResult
     public func appendAuditEvent(_ event: AuditEvent) async throws(StoreError) -> AuditEvent {
         do {
-            var appended = event
-            appended.sequence = try await auditLog.append(event) { batch throws(StoreError) in
+            return try await auditLog.append(event) { batch throws(StoreError) in
                 try await self.insertAuditEvents(batch)
             }
-            return appended
         } catch let error as StoreError {
             throw error
         } catch {
@@ -19,35 +17,37 @@ extension PostgresPasskeyStore: AuditStore {
         }
     }
 
-    /// Inserts `events` in one statement and returns their sequence numbers, in order.
+    /// Links `events` to the chain's head and inserts them, in one transaction, and returns them as stored.
     ///
-    /// Appends queue on an advisory lock until the previous one commits, so sequence numbers become visible in
-    /// order: a reader that has seen event n has seen every event before it (a bare BIGSERIAL lets a lower number
-    /// commit after a higher one, and a reader paging by sequence would skip it). The lock is held until the commit
-    /// is on disk, so the events that wait for it in this process are written together, in one statement: one
-    /// lock, one commit and one disk sync for all of them rather than one each.
-    private func insertAuditEvents(_ events: [AuditEvent]) async throws(StoreError) -> [Int64] {
-        let json: String
-        do {
-            json = String(
-                decoding: try JSONEncoder().encode(events.enumerated().map { AuditRow(index: $0, event: $1) }),
+    /// The transaction first takes the audit log's advisory lock, which every process's appends queue on until the
+    /// one holding it commits; only then does it read the head (a statement after the lock sees what the previous
+    /// holder committed), link the events to it and insert them in one statement. So the chain has one head across
+    /// processes, its sequence numbers have no gaps, and they become visible in order: a reader that has seen event
+    /// n has seen every event before it. The events that wait for the lock in this process are written together:
+    /// one lock, one commit and one disk sync for all of them rather than one each.
+    private func insertAuditEvents(_ events: [AuditEvent]) async throws(StoreError) -> [AuditEvent] {
+        let count = events.count
+        return try await transaction(
+            doing: count == 1 ? "append the audit event" : "append \(count) audit events"
+        ) { connection in
+            try await connection.rows(PostgresQuery(unsafeSQL: AuditChainStatements.lock))
+            var head = try await Self.auditHead(connection, signable: false)
+            var linked: [AuditEvent] = []
+            for event in events {
+                let event = AuditChain.link(event, after: head)
+                head = AuditChainHead(sequence: event.sequence, hash: event.hash ?? AuditChain.genesis)
+                linked.append(event)
+            }
+            let json = String(
+                decoding: try JSONEncoder().encode(linked.map(AuditRow.init)),
                 as: UTF8.self
             )
-        } catch {
-            throw StoreError(.corrupt, "Could not encode the audit event's details: \(error).")
+            let inserted = try await connection.rows(InsertAuditEvents(json: json))
+            guard inserted.count == count else {
+                throw StoreError(.corrupt, "Inserting \(count) audit events inserted \(inserted.count).")
+            }
+            return linked
         }
-        let count = events.count
-        var sequences: [Int64] = []
-        for row in try await rows(
-            InsertAuditEvents(json: json),
-            doing: count == 1 ? "append the audit event" : "append \(count) audit events"
-        ) {
-            sequences.append(try RowReader(row, record: "audit event")("sequence", as: Int64.self))
-        }
-        guard sequences.count == count else {
-            throw StoreError(.corrupt, "Inserting \(count) audit events returned \(sequences.count) sequence numbers.")
-        }
-        return sequences.sorted()
     }
 
     public func auditEvents(after: Int64, limit: Int, userID: String?) async throws(StoreError) -> [AuditEvent] {
@@ -85,22 +85,34 @@ extension PostgresPasskeyStore: AuditStore {
     }
 }
 
-/// Inserts the events of a JSON array of ``AuditRow``s under the audit log's advisory lock, which the statement's
-/// transaction holds until it has committed, and returns their sequence numbers. The lock is taken first (the
-/// `EXISTS` is a one-time filter, evaluated before the first row is read), the sequence numbers are drawn after
-/// the rows are sorted by `index`, so they increase in that order too.
+/// The statements of the chain that are not prepared: taken once a batch, or read rarely.
+enum AuditChainStatements {
+    /// The audit log's advisory lock, held until the transaction ends.
+    static let lock = """
+        SELECT pg_advisory_xact_lock(\(Migrations.lockClass), 'audit_events'::regclass::oid::integer)
+        """
+    /// The last event and the newest checkpoint, in one row (nulls when there are none).
+    static let head = """
+        SELECT e.sequence AS event_sequence, e.hash AS event_hash, c.sequence AS checkpoint_sequence,
+               c.hash AS checkpoint_hash
+        FROM (SELECT 1) AS one
+        LEFT JOIN (SELECT sequence, hash FROM audit_events ORDER BY sequence DESC LIMIT 1) AS e ON true
+        LEFT JOIN (SELECT sequence, hash FROM audit_checkpoints ORDER BY sequence DESC LIMIT 1) AS c ON true
+        """
+}
+
+/// Inserts the linked events of a JSON array of ``AuditRow``s, with their own sequence numbers; returns them.
 struct InsertAuditEvents: StoreStatement {
     static let sql = """
-        WITH lock AS MATERIALIZED (
-            SELECT pg_advisory_xact_lock(\(Migrations.lockClass), 'audit_events'::regclass::oid::integer)
-        )
-        INSERT INTO audit_events (time, actor, action, user_id, subject, request_id, details)
-        SELECT timestamptz '2000-01-01 00:00:00+00' + r.micros * interval '1 microsecond',
-               r.actor, r.action, r.user_id, r.subject, r.request_id, r.details
+        INSERT INTO audit_events
+            (sequence, time, actor, action, user_id, subject, request_id, details, previous_hash, hash)
+        SELECT r.sequence, timestamptz '2000-01-01 00:00:00+00' + r.micros * interval '1 microsecond',
+               r.actor, r.action, r.user_id, r.subject, r.request_id, r.details,
+               decode(r.previous_hash, 'hex'), decode(r.hash, 'hex')
         FROM jsonb_to_recordset($1::jsonb) AS r(
-            index integer, micros bigint, actor text, action text, user_id text, subject text, request_id text, details jsonb)
-        WHERE EXISTS (SELECT 1 FROM lock)
-        ORDER BY r.index
+            sequence bigint, micros bigint, actor text, action text, user_id text, subject text, request_id text,
+            details jsonb, previous_hash text, hash text)
+        ORDER BY r.sequence
         RETURNING sequence
         """
     let json: String
@@ -112,10 +124,10 @@ struct InsertAuditEvents: StoreStatement {
     }
 }
 
-/// An audit event as one element of the JSON array that `jsonb_to_recordset` reads. The time is in microseconds
-/// since 2000-01-01, truncated, exactly as PostgresNIO binds a `Date` to a `timestamptz`.
+/// A linked audit event as one element of the JSON array that `jsonb_to_recordset` reads. The time is in microseconds
+/// since 2000-01-01 (PostgreSQL's epoch), from the whole milliseconds the chain hashes: exactly those.
 private struct AuditRow: Encodable {
-    let index: Int
+    let sequence: Int64
     let micros: Int64
     let actor: String
     let action: String
@@ -123,18 +135,30 @@ private struct AuditRow: Encodable {
     let subject: String?
     let request_id: String?
     let details: [String: String]
+    let previous_hash: String?
+    let hash: String?
 
-    private static let postgresEpoch = Date(timeIntervalSince1970: 946_684_800)
+    /// Microseconds from 1970 to 2000.
+    private static let postgresEpoch: Int64 = 946_684_800_000_000
 
-    init(index: Int, event: AuditEvent) {
-        self.index = index
-        micros = Int64(event.time.timeIntervalSince(Self.postgresEpoch) * 1_000_000)
+    init(_ event: AuditEvent) {
+        sequence = event.sequence
+        micros = AuditChain.milliseconds(event.time) * 1000 - Self.postgresEpoch
         actor = event.actor
         action = event.action
         user_id = event.userID
         subject = event.subject
         request_id = event.requestID
         details = event.details
+        previous_hash = event.previousHash.map(Self.hex)
+        hash = event.hash.map(Self.hex)
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in bytes { text += [digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]] }
+        return String(decoding: text, as: UTF8.self)
     }
 }
 
@@ -144,7 +168,7 @@ private struct AuditRow: Encodable {
 final class AuditLogWriter: Sendable {
     private struct Waiting {
         let event: AuditEvent
-        let continuation: CheckedContinuation<Int64, any Error>
+        let continuation: CheckedContinuation<AuditEvent, any Error>
     }
 
     private struct State {
@@ -157,11 +181,11 @@ final class AuditLogWriter: Sendable {
 
     private let state = Mutex(State())
 
-    /// Queues `event` and returns its sequence number once a batch that holds it has committed.
+    /// Queues `event` and returns it as stored once a batch that holds it has committed.
     func append(
         _ event: AuditEvent,
-        insert: @escaping @Sendable ([AuditEvent]) async throws(StoreError) -> [Int64]
-    ) async throws -> Int64 {
+        insert: @escaping @Sendable ([AuditEvent]) async throws(StoreError) -> [AuditEvent]
+    ) async throws -> AuditEvent {
         try await withCheckedThrowingContinuation { continuation in
             let startWriter = state.withLock { state in
                 state.queue.append(Waiting(event: event, continuation: continuation))
@@ -176,7 +200,7 @@ final class AuditLogWriter: Sendable {
         }
     }
 
-    private func write(_ insert: @Sendable ([AuditEvent]) async throws(StoreError) -> [Int64]) async {
+    private func write(_ insert: @Sendable ([AuditEvent]) async throws(StoreError) -> [AuditEvent]) async {
         while true {
             let batch: [Waiting] = state.withLock { state in
                 let batch = Array(state.queue.prefix(Self.batchLimit))
@@ -186,8 +210,8 @@ final class AuditLogWriter: Sendable {
             }
             guard !batch.isEmpty else { return }
             do {
-                let sequences = try await insert(batch.map(\.event))
-                for (waiting, sequence) in zip(batch, sequences) { waiting.continuation.resume(returning: sequence) }
+                let stored = try await insert(batch.map(\.event))
+                for (waiting, event) in zip(batch, stored) { waiting.continuation.resume(returning: event) }
             } catch {
                 guard batch.count > 1, error.code != .unavailable else {
                     for waiting in batch { waiting.continuation.resume(throwing: error) }
@@ -196,13 +220,70 @@ final class AuditLogWriter: Sendable {
                 // One event's failure must not fail the others: each is tried again on its own.
                 for waiting in batch {
                     do {
-                        let sequence = try await insert([waiting.event])
-                        waiting.continuation.resume(returning: sequence[0])
+                        let stored = try await insert([waiting.event])
+                        waiting.continuation.resume(returning: stored[0])
                     } catch {
                         waiting.continuation.resume(throwing: error)
                     }
                 }
             }
         }
+    }
+}
+
+extension PostgresPasskeyStore {
+    public func auditChainHead() async throws(StoreError) -> AuditChainHead? {
+        try await transaction(doing: "read the audit chain's head") { connection in
+            try await Self.auditHead(connection, signable: true)
+        }
+    }
+
+    @discardableResult
+    public func appendAuditCheckpoint(_ checkpoint: AuditCheckpoint) async throws(StoreError) -> Bool {
+        try await !rows(
+            """
+            INSERT INTO audit_checkpoints (sequence, hash, time, public_key, signature)
+            VALUES (\(checkpoint.sequence), \(checkpoint.hash.bytea), \(checkpoint.time),
+                    \(checkpoint.publicKey.bytea), \(checkpoint.signature.bytea))
+            ON CONFLICT (sequence) DO NOTHING
+            RETURNING sequence
+            """,
+            doing: "keep the audit checkpoint"
+        ).isEmpty
+    }
+
+    public func auditCheckpoints(after: Int64, limit: Int) async throws(StoreError) -> [AuditCheckpoint] {
+        var checkpoints: [AuditCheckpoint] = []
+        for row in try await rows(
+            """
+            SELECT \(unescaped: Columns.list(Columns.auditCheckpoint)) FROM audit_checkpoints
+            WHERE sequence > \(after) ORDER BY sequence LIMIT \(Int64(max(0, limit)))
+            """,
+            doing: "read the audit checkpoints"
+        ) {
+            checkpoints.append(try AuditCheckpoint(row))
+        }
+        return checkpoints
+    }
+
+    /// The chain's head: for an append (``AuditChain/appendHead(lastSequence:lastHash:newestCheckpoint:)``) or for
+    /// a checkpoint (``AuditChain/signableHead(lastSequence:lastHash:newestCheckpoint:)``).
+    static func auditHead(_ connection: PostgresConnection, signable: Bool) async throws -> AuditChainHead? {
+        guard let row = try await connection.rows(PostgresQuery(unsafeSQL: AuditChainStatements.head)).first else {
+            return nil
+        }
+        let read = RowReader(row, record: "audit chain head")
+        let lastSequence: Int64? = try read("event_sequence")
+        let lastHash = try read.optionalBytes("event_hash")
+        let checkpointSequence: Int64? = try read("checkpoint_sequence")
+        let checkpointHash = try read.optionalBytes("checkpoint_hash")
+        let newestCheckpoint = checkpointSequence.map { AuditChainHead(sequence: $0, hash: checkpointHash ?? []) }
+        return signable
+            ? AuditChain.signableHead(
+                lastSequence: lastSequence,
+                lastHash: lastHash,
+                newestCheckpoint: newestCheckpoint
+            )
+            : AuditChain.appendHead(lastSequence: lastSequence, lastHash: lastHash, newestCheckpoint: newestCheckpoint)
     }
 }

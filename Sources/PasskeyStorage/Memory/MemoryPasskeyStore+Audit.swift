@@ -1,8 +1,12 @@
 extension MemoryPasskeyStore: AuditStore {
+    @discardableResult
     public func appendAuditEvent(_ event: AuditEvent) -> AuditEvent {
-        var event = event
-        lastAuditSequence += 1
-        event.sequence = lastAuditSequence
+        let head = AuditChain.appendHead(
+            lastSequence: audit.last?.sequence,
+            lastHash: audit.last?.hash,
+            newestCheckpoint: auditCheckpoints.last?.head
+        )
+        let event = AuditChain.link(event, after: head)
         audit.append(event)
         return event
     }
@@ -17,5 +21,25 @@ extension MemoryPasskeyStore: AuditStore {
             audit.reversed().lazy.filter { $0.sequence < before && (userID == nil || $0.userID == userID) }
                 .prefix(max(0, limit))
         )
+    }
+
+    public func auditChainHead() -> AuditChainHead? {
+        AuditChain.signableHead(
+            lastSequence: audit.last?.sequence,
+            lastHash: audit.last?.hash,
+            newestCheckpoint: auditCheckpoints.last?.head
+        )
+    }
+
+    @discardableResult
+    public func appendAuditCheckpoint(_ checkpoint: AuditCheckpoint) -> Bool {
+        guard !auditCheckpoints.contains(where: { $0.sequence == checkpoint.sequence }) else { return false }
+        auditCheckpoints.append(checkpoint)
+        auditCheckpoints.sort { $0.sequence < $1.sequence }
+        return true
+    }
+
+    public func auditCheckpoints(after: Int64, limit: Int) -> [AuditCheckpoint] {
+        Array(auditCheckpoints.lazy.filter { $0.sequence > after }.prefix(max(0, limit)))
     }
 }

@@ -17,7 +17,7 @@ package enum SchemaChanges {
     package static let alignedVersion = 11
 
     /// The changes after ``alignedVersion``, in order: the first is version 12 in both adapters.
-    package static let sinceAlignment: [String] = ["purged registrations", "idempotency keys"]
+    package static let sinceAlignment: [String] = ["purged registrations", "idempotency keys", "audit hash chain"]
 
     /// The newest version both adapters migrate to.
     package static var latestVersion: Int { alignedVersion + sinceAlignment.count }
