@@ -37,7 +37,8 @@ public enum PasskeyApplication {
     }
 
     /// The application, listening on the configured host and port. `services` run alongside it and shut down
-    /// with it (a PostgreSQL client, for example), and so does the ``StorePurge`` of the service's store.
+    /// with it (a PostgreSQL client, for example), and so do the ``StorePurge`` and the ``AuditCheckpoints`` of the
+    /// service's store.
     ///
     /// Connections are bounded in number (``ConnectionLimits``) and in time: a new connection has
     /// `limits.requestHeaderTimeoutSeconds` to send its first request's headers, a body
@@ -87,7 +88,7 @@ public enum PasskeyApplication {
                     logger: logger
                 )
             ),
-            services: services + [StorePurge(service: service)],
+            services: services + [StorePurge(service: service), AuditCheckpoints(service: service)],
             onServerRunning: { _ in await onServerRunning() },
             logger: logger
         )
