@@ -31,7 +31,9 @@ extension PostgresPasskeyStore: AuditStore {
             doing: count == 1 ? "append the audit event" : "append \(count) audit events"
         ) { connection in
             try await connection.rows(PostgresQuery(unsafeSQL: AuditChainStatements.lock))
-            var head = try await Self.auditHead(connection, signable: false)
+            var head = try Self.auditTail(
+                try await connection.rows(PostgresQuery(unsafeSQL: AuditChainStatements.head))
+            ).appendHead
             var linked: [AuditEvent] = []
             for event in events {
                 let event = AuditChain.link(event, after: head)
@@ -91,10 +93,12 @@ enum AuditChainStatements {
     static let lock = """
         SELECT pg_advisory_xact_lock(\(Migrations.lockClass), 'audit_events'::regclass::oid::integer)
         """
-    /// The last event and the newest checkpoint, in one row (nulls when there are none).
+    /// The last event, the newest checkpoint and the highest number the column's sequence gave, in one row (nulls
+    /// when there are none).
     static let head = """
         SELECT e.sequence AS event_sequence, e.hash AS event_hash, c.sequence AS checkpoint_sequence,
-               c.hash AS checkpoint_hash
+               c.hash AS checkpoint_hash,
+               (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM audit_events_sequence_seq) AS counter
         FROM (SELECT 1) AS one
         LEFT JOIN (SELECT sequence, hash FROM audit_events ORDER BY sequence DESC LIMIT 1) AS e ON true
         LEFT JOIN (SELECT sequence, hash FROM audit_checkpoints ORDER BY sequence DESC LIMIT 1) AS c ON true
@@ -232,12 +236,6 @@ final class AuditLogWriter: Sendable {
 }
 
 extension PostgresPasskeyStore {
-    public func auditChainHead() async throws(StoreError) -> AuditChainHead? {
-        try await transaction(doing: "read the audit chain's head") { connection in
-            try await Self.auditHead(connection, signable: true)
-        }
-    }
-
     @discardableResult
     public func appendAuditCheckpoint(_ checkpoint: AuditCheckpoint) async throws(StoreError) -> Bool {
         try await !rows(
@@ -266,24 +264,25 @@ extension PostgresPasskeyStore {
         return checkpoints
     }
 
-    /// The chain's head: for an append (``AuditChain/appendHead(lastSequence:lastHash:newestCheckpoint:)``) or for
-    /// a checkpoint (``AuditChain/signableHead(lastSequence:lastHash:newestCheckpoint:)``).
-    static func auditHead(_ connection: PostgresConnection, signable: Bool) async throws -> AuditChainHead? {
-        guard let row = try await connection.rows(PostgresQuery(unsafeSQL: AuditChainStatements.head)).first else {
-            return nil
+    public func auditChainHead() async throws(StoreError) -> AuditChainHead? {
+        let rows = try await rows(doing: "read the audit chain's head") { connection in
+            try await connection.rows(PostgresQuery(unsafeSQL: AuditChainStatements.head))
         }
+        return try Self.auditTail(rows).signableHead
+    }
+
+    /// What the head statement (``AuditChainStatements/head``) read.
+    static func auditTail(_ rows: [PostgresRow]) throws(StoreError) -> AuditChainTail {
+        guard let row = rows.first else { return AuditChainTail() }
         let read = RowReader(row, record: "audit chain head")
-        let lastSequence: Int64? = try read("event_sequence")
-        let lastHash = try read.optionalBytes("event_hash")
         let checkpointSequence: Int64? = try read("checkpoint_sequence")
         let checkpointHash = try read.optionalBytes("checkpoint_hash")
-        let newestCheckpoint = checkpointSequence.map { AuditChainHead(sequence: $0, hash: checkpointHash ?? []) }
-        return signable
-            ? AuditChain.signableHead(
-                lastSequence: lastSequence,
-                lastHash: lastHash,
-                newestCheckpoint: newestCheckpoint
-            )
-            : AuditChain.appendHead(lastSequence: lastSequence, lastHash: lastHash, newestCheckpoint: newestCheckpoint)
+        let counter: Int64? = try read("counter")
+        return AuditChainTail(
+            lastSequence: try read("event_sequence"),
+            lastHash: try read.optionalBytes("event_hash"),
+            newestCheckpoint: checkpointSequence.map { AuditChainHead(sequence: $0, hash: checkpointHash ?? []) },
+            counter: counter ?? 0
+        )
     }
 }

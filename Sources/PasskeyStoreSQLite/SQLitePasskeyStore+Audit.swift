@@ -96,31 +96,25 @@ extension SQLitePasskeyStore: AuditStore {
         }
     }
 
-    /// The chain's head: for an append (``AuditChain/appendHead(lastSequence:lastHash:newestCheckpoint:)``) or for
-    /// a checkpoint (``AuditChain/signableHead(lastSequence:lastHash:newestCheckpoint:)``).
+    /// The chain's head: for an append (``AuditChainTail/appendHead``) or for a checkpoint
+    /// (``AuditChainTail/signableHead``).
     private static func auditHead(_ db: Database, signable: Bool) throws -> AuditChainHead? {
-        var lastSequence: Int64?
-        var lastHash: [UInt8]?
+        var tail = AuditChainTail()
         if let row = try db.rows("SELECT sequence, hash FROM audit_events ORDER BY sequence DESC LIMIT 1").first {
             let reader = RowReader(row: row, table: "audit_events")
-            lastSequence = try reader.int64("sequence")
-            lastHash = try reader.optionalBytes("hash")
+            tail.lastSequence = try reader.int64("sequence")
+            tail.lastHash = try reader.optionalBytes("hash")
         }
-        var newestCheckpoint: AuditChainHead?
         if let row = try db.rows("SELECT sequence, hash FROM audit_checkpoints ORDER BY sequence DESC LIMIT 1").first {
             let reader = RowReader(row: row, table: "audit_checkpoints")
-            newestCheckpoint = AuditChainHead(sequence: try reader.int64("sequence"), hash: try reader.bytes("hash"))
+            tail.newestCheckpoint = AuditChainHead(
+                sequence: try reader.int64("sequence"),
+                hash: try reader.bytes("hash")
+            )
         }
-        return signable
-            ? AuditChain.signableHead(
-                lastSequence: lastSequence,
-                lastHash: lastHash,
-                newestCheckpoint: newestCheckpoint
-            )
-            : AuditChain.appendHead(
-                lastSequence: lastSequence,
-                lastHash: lastHash,
-                newestCheckpoint: newestCheckpoint
-            )
+        if let row = try db.rows("SELECT seq FROM sqlite_sequence WHERE name = 'audit_events'").first {
+            tail.counter = try RowReader(row: row, table: "sqlite_sequence").int64("seq")
+        }
+        return signable ? tail.signableHead : tail.appendHead
     }
 }

@@ -141,3 +141,32 @@ struct SeededGenerator: RandomNumberGenerator {
         return value ^ (value >> 31)
     }
 }
+
+@Suite("The head the next audit event follows")
+struct AuditChainTailTests {
+    let hash = [UInt8](repeating: 5, count: 32)
+
+    @Test("an empty log starts the chain at 1; numbers given before, and since purged, are not given again")
+    func empty() {
+        #expect(AuditChainTail().appendHead == nil)
+        #expect(AuditChainTail(counter: 57).appendHead == AuditChainHead(sequence: 57, hash: AuditChain.genesis))
+        #expect(AuditChainTail(counter: 57).signableHead == nil)
+    }
+
+    @Test("after events from before the chain, the next one is its genesis; there is nothing to sign yet")
+    func legacy() {
+        let tail = AuditChainTail(lastSequence: 12, counter: 12)
+        #expect(tail.appendHead == AuditChainHead(sequence: 12, hash: AuditChain.genesis))
+        #expect(tail.signableHead == nil)
+    }
+
+    @Test("the last chained event is the head; when purging left none, the newest checkpoint is")
+    func chained() {
+        let checkpoint = AuditChainHead(sequence: 40, hash: [UInt8](repeating: 4, count: 32))
+        let tail = AuditChainTail(lastSequence: 41, lastHash: hash, newestCheckpoint: checkpoint, counter: 41)
+        #expect(tail.appendHead == AuditChainHead(sequence: 41, hash: hash))
+        #expect(tail.signableHead == AuditChainHead(sequence: 41, hash: hash))
+        let purged = AuditChainTail(newestCheckpoint: checkpoint, counter: 40)
+        #expect(purged.appendHead == checkpoint && purged.signableHead == checkpoint)
+    }
+}

@@ -76,4 +76,31 @@ struct AuditTamperTests {
             }
         }
     }
+
+    @Test("when purges before the chain left no event, the chain starts after the last number ever given")
+    func upgradeAfterPurge() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.file()
+            let previous = try await SQLitePasskeyStore.open(
+                path: path,
+                busyTimeout: .seconds(5),
+                migrations: Migrations.all.filter { $0.version < 14 }
+            )
+            await previous.close()
+            try await tamper(
+                path,
+                [
+                    "INSERT INTO audit_events (time, actor, action, details) VALUES (1764000000, 'system', 'old', '{}')",
+                    "INSERT INTO audit_events (time, actor, action, details) VALUES (1764000001, 'system', 'old', '{}')",
+                    "DELETE FROM audit_events",
+                ]
+            )
+            try await withStore(at: path) { store in
+                let first = try await store.appendAuditEvent(
+                    AuditEvent(time: Sample.now, actor: "system", action: "new")
+                )
+                #expect(first.sequence == 3 && first.previousHash == AuditChain.genesis)
+            }
+        }
+    }
 }

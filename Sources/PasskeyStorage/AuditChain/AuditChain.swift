@@ -110,26 +110,46 @@ extension [UInt8] {
     }
 }
 
-extension AuditChain {
-    /// The head an append links its event to: the last event (a head whose hash is the genesis when it was written
-    /// before the chain existed, so the new event starts the chain and its sequence number still follows), else the
-    /// newest checkpoint (purging deleted every event up to it), else nil (an empty log).
-    public static func appendHead(
-        lastSequence: Int64?,
-        lastHash: [UInt8]?,
-        newestCheckpoint: AuditChainHead?
-    ) -> AuditChainHead? {
-        guard let lastSequence, lastSequence >= newestCheckpoint?.sequence ?? .min else { return newestCheckpoint }
-        return AuditChainHead(sequence: lastSequence, hash: lastHash ?? genesis)
+/// What an adapter reads of its audit log, while no other append runs, to link the next event or sign a checkpoint.
+public struct AuditChainTail: Sendable, Hashable {
+    /// The last event's sequence number and hash (nil for an event written before the chain existed).
+    public var lastSequence: Int64?
+    public var lastHash: [UInt8]?
+    /// The newest checkpoint.
+    public var newestCheckpoint: AuditChainHead?
+    /// The highest sequence number the table has ever given (SQLite's `AUTOINCREMENT` counter, PostgreSQL's
+    /// sequence; 0 when none), which purges from before the chain may have left above every row.
+    public var counter: Int64
+
+    public init(
+        lastSequence: Int64? = nil,
+        lastHash: [UInt8]? = nil,
+        newestCheckpoint: AuditChainHead? = nil,
+        counter: Int64 = 0
+    ) {
+        self.lastSequence = lastSequence
+        self.lastHash = lastHash
+        self.newestCheckpoint = newestCheckpoint
+        self.counter = counter
+    }
+
+    /// The head the next event follows: the last event, else the newest checkpoint (purging deleted every event up
+    /// to it). After events written before the chain existed, or none, the next event starts the chain (it follows
+    /// the genesis), with a sequence number after every one given before, so no cursor sees a number twice.
+    public var appendHead: AuditChainHead? {
+        if let lastSequence, lastSequence >= newestCheckpoint?.sequence ?? .min {
+            guard let lastHash else {
+                return AuditChainHead(sequence: max(lastSequence, counter), hash: AuditChain.genesis)
+            }
+            return AuditChainHead(sequence: lastSequence, hash: lastHash)
+        }
+        if let newestCheckpoint { return newestCheckpoint }
+        return counter > 0 ? AuditChainHead(sequence: counter, hash: AuditChain.genesis) : nil
     }
 
     /// The head a checkpoint signs (``AuditStore/auditChainHead()``): the last event when it is chained, the newest
     /// checkpoint when no event is left, and nil while the chain has not started.
-    public static func signableHead(
-        lastSequence: Int64?,
-        lastHash: [UInt8]?,
-        newestCheckpoint: AuditChainHead?
-    ) -> AuditChainHead? {
+    public var signableHead: AuditChainHead? {
         guard let lastSequence, lastSequence >= newestCheckpoint?.sequence ?? .min else { return newestCheckpoint }
         return lastHash.map { AuditChainHead(sequence: lastSequence, hash: $0) }
     }

@@ -1,12 +1,7 @@
 extension MemoryPasskeyStore: AuditStore {
     @discardableResult
     public func appendAuditEvent(_ event: AuditEvent) -> AuditEvent {
-        let head = AuditChain.appendHead(
-            lastSequence: audit.last?.sequence,
-            lastHash: audit.last?.hash,
-            newestCheckpoint: auditCheckpoints.last?.head
-        )
-        let event = AuditChain.link(event, after: head)
+        let event = AuditChain.link(event, after: auditTail.appendHead)
         audit.append(event)
         return event
     }
@@ -24,7 +19,11 @@ extension MemoryPasskeyStore: AuditStore {
     }
 
     public func auditChainHead() -> AuditChainHead? {
-        AuditChain.signableHead(
+        auditTail.signableHead
+    }
+
+    private var auditTail: AuditChainTail {
+        AuditChainTail(
             lastSequence: audit.last?.sequence,
             lastHash: audit.last?.hash,
             newestCheckpoint: auditCheckpoints.last?.head
