@@ -147,12 +147,18 @@ extension AuditChainReport {
     /// What `passkeys audit verify` prints when the log verified.
     func summary(of database: String, pinned: Bool) -> String {
         guard let first = firstSequence, let head else {
-            let purged = lastCheckpoint.map { ", purged up to its checkpoint of event \($0.sequence)" } ?? ""
-            return "Verified the audit log of \(database): no chained events\(purged).\n"
+            let purged = lastCheckpoint.map {
+                ", purged up to its checkpoint of event \($0.sequence), signed \($0.time.formatted(.iso8601))"
+            }
+            return "Verified the audit log of \(database): no chained events\(purged ?? "").\n"
         }
+        // Deleting the oldest events looks like a purge: when they were recorded tells them apart.
+        let start =
+            startsAtGenesis
+            ? "from the chain's start"
+            : "older ones purged; event \(first) was recorded \(firstTime?.formatted(.iso8601) ?? "at an unknown time")"
         var lines = [
-            "Verified the audit log of \(database): events \(first) to \(head.sequence) "
-                + "(\(startsAtGenesis ? "from the chain's start" : "older ones purged")), "
+            "Verified the audit log of \(database): events \(first) to \(head.sequence) (\(start)), "
                 + "\(verifiedCheckpoints) of \(checkpoints) checkpoint\(checkpoints == 1 ? "" : "s") on them."
         ]
         if legacyEvents > 0 { lines.append("\(legacyEvents) older events were written before the chain existed.") }

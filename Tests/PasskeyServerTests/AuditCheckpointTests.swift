@@ -25,16 +25,21 @@ struct AuditCheckpointTests {
             var phone = TestAuthenticator()
             try await api.enroll("alice", authenticator: &phone)
         }
+        // The application's own checkpoint task signed the head when it stopped gracefully, at the end of withAPI.
         let store = server.service.context.store
+        let head = try #require(try await store.auditChainHead())
+        #expect(await checkpoints.round() == nil, "nothing was appended since the application stopped")
+        #expect(try await store.auditCheckpoints(after: 0, limit: 10).map(\.sequence) == [head.sequence])
+        let event = try await store.appendAuditEvent(AuditEvent(time: server.clock.now, actor: "system", action: "x"))
         let signed = try #require(await checkpoints.round())
-        #expect(signed.sequence == (try await store.auditChainHead())?.sequence)
+        #expect(signed.sequence == event.sequence && signed.hash == event.hash)
         #expect(signed.publicKey == server.service.auditCheckpointKey.publicKey)
         #expect(await checkpoints.round() == nil, "nothing was appended since")
         let report = try await AuditChainVerification.verify(
             store,
             trustedKeys: [server.service.auditCheckpointKey.publicKey]
         )
-        #expect(report.verifiedCheckpoints == 1 && report.unsignedEvents == 0 && report.startsAtGenesis)
+        #expect(report.verifiedCheckpoints == 2 && report.unsignedEvents == 0 && report.startsAtGenesis)
     }
 
     @Test("a store error is logged, and the round ends without throwing")

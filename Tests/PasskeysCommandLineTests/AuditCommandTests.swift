@@ -8,6 +8,10 @@ import Testing
 
 @testable import PasskeysCommandLine
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// `passkeys audit verify` on real SQLite files.
 @Suite("passkeys audit verify")
 struct AuditCommandTests {
@@ -93,9 +97,25 @@ struct AuditCommandTests {
             guard FileManager.default.fileExists(atPath: path + ".audit-key") else { continue }
             result = await passkeys(["audit", "verify", "--database", path, "--key-file", path + ".audit-key"])
         }
-        await server.stop()
         #expect(result.exitCode == 0, "\(result.standardError) \(server.standardError)")
         #expect(result.standardOutput.contains("The newest checkpoint signs event 3."))
+
+        // An event appended meanwhile is signed when the server stops gracefully.
+        let base = try #require(
+            server.standardOutput.split(separator: "\n").first { $0.hasPrefix("passkeys serving ") }?
+                .dropFirst("passkeys serving ".count).prefix { $0 != " " }
+        )
+        var request = URLRequest(url: try #require(URL(string: "\(base)/v1/registrations")))
+        request.httpMethod = "POST"
+        request.setValue("Bearer pk_test_cli_audit_0123456789abcdef", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"userId": "ada", "userName": "ada", "displayName": "Ada"}"#.utf8)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 201)
+        await server.stop()
+        let stopped = await passkeys(["audit", "verify", "--database", path, "--key-file", path + ".audit-key"])
+        #expect(stopped.exitCode == 0, "\(stopped.standardError)")
+        #expect(stopped.standardOutput.contains("The newest checkpoint signs event 4."), "\(stopped.standardOutput)")
         let attributes = try FileManager.default.attributesOfItem(atPath: path + ".audit-key")
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }

@@ -3,12 +3,12 @@ import Logging
 import PasskeyStorage
 public import ServiceLifecycle
 
-/// The background task that signs the audit log's hash chain: at start and then every
-/// `audit.checkpointIntervalSeconds` it reads the chain's head (``AuditStore/auditChainHead()``), signs it with the
-/// ``AuditCheckpointKey`` and keeps the checkpoint in the store, unless one of that event exists already (another
-/// server signed it, or nothing was appended since). `passkeys audit verify` checks the chain against them. A store
-/// error is logged and the next round tries again. ``PasskeyApplication/build(service:services:logger:)`` runs it
-/// beside the HTTP server.
+/// The background task that signs the audit log's hash chain: at start, every `audit.checkpointIntervalSeconds` and
+/// once more when the server stops gracefully, it reads the chain's head (``AuditStore/auditChainHead()``), signs it
+/// with the ``AuditCheckpointKey`` and keeps the checkpoint in the store, unless one of that event exists already
+/// (another server signed it, or nothing was appended since). `passkeys audit verify` checks the chain against them.
+/// A store error is logged and the next round tries again. ``PasskeyApplication/build(service:services:logger:)``
+/// runs it beside the HTTP server.
 public struct AuditCheckpoints: Service, CustomStringConvertible {
     let service: PasskeyService
 
@@ -38,6 +38,9 @@ public struct AuditCheckpoints: Service, CustomStringConvertible {
                 }
             }
         }
+        // A graceful stop signs what was appended since the last round, so a clean restart leaves nothing unsigned.
+        guard !Task.isCancelled else { return }
+        _ = await round()
     }
 
     /// Signs the chain's head now: the checkpoint kept, or nil when there was nothing new to sign (or the store
