@@ -18,7 +18,7 @@ public import Foundation
 /// ```
 ///
 /// `hash = SHA-256(encoding || previousHash)`. The first event of a chain (its genesis) follows 32 zero bytes.
-/// Events written before the chain existed (schema version 14) have no hash: they stay as they were, and the chain
+/// Events written before the chain existed (before schema version 14) have no hash: they stay as they were, and the chain
 /// starts at the first event appended after the migration.
 public enum AuditChain {
     /// The version byte that starts every encoding.
@@ -29,11 +29,12 @@ public enum AuditChain {
     /// `event` as the next event of the chain whose last event is `head` (the genesis when nil): its sequence number,
     /// its time in whole milliseconds (what the store keeps), the previous hash and its own.
     public static func link(_ event: AuditEvent, after head: AuditChainHead?) -> AuditEvent {
+        let previous = head?.hash ?? genesis
         var linked = event
         linked.sequence = (head?.sequence ?? 0) + 1
         linked.time = storedTime(event.time)
-        linked.previousHash = head?.hash ?? genesis
-        linked.hash = hash(of: linked, after: linked.previousHash ?? genesis)
+        linked.previousHash = previous
+        linked.hash = hash(of: linked, after: previous)
         return linked
     }
 
