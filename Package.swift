@@ -49,7 +49,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "PasskeyStorage", swiftSettings: strictSettings),
+        .target(
+            name: "PasskeyStorage",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
         .target(name: "QRCode", swiftSettings: strictSettings),
         .target(
             name: "PasskeyServer",
@@ -185,7 +189,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PasskeyStorageTests",
-            dependencies: ["PasskeyStorage", "PasskeyTesting"],
+            dependencies: ["PasskeyStorage", "PasskeyTesting", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -243,7 +247,8 @@ let package = Package(
             name: "PasskeysCommandLineTests",
             dependencies: [
                 "PasskeysCommandLine", "WebAuthn", "PasskeyServer", "PasskeyStorage", "PasskeyClient",
-                "CorpusTestSupport", "ProcessTestSupport",
+                "CorpusTestSupport", "ProcessTestSupport", "PasskeyStoreSQLite", "PasskeyTesting",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

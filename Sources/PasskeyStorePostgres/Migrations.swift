@@ -15,7 +15,7 @@ enum Migrations {
     static let all: [Migration] = [
         initialSchema, usersInByteOrder, limitWindows, webSessions, workflowRuns, purging, crossPlatformSessions,
         recoveryAttempts, uniqueUserNames, recoveryStarter, consolePasskeys, purgedRegistrations, idempotencyKeys,
-        webhookOutbox,
+        auditChain, webhookOutbox,
     ]
 
     static let initialSchema = Migration(

@@ -62,7 +62,37 @@ extension PostgresPasskeyStore: StorePurging {
                 try await deleteOldest(kind.table, key: kind.key, by: kind.column, before: cutoff, limit: limit)
             )
         }
+        if let auditBefore { report.auditEvents = try await purgeAuditChain(before: auditBefore, limit: limit) }
         return report
+    }
+
+    /// Deletes the oldest audit events up to the event of the newest checkpoint signed before `time`, at most
+    /// `limit` (skipping those another server is purging), then the checkpoints older than the newest one before the
+    /// oldest event left; returns how many events it deleted (see ``StorePurging``, step 6). A purge that read an
+    /// older state keeps more checkpoints, never fewer.
+    private func purgeAuditChain(before time: Date, limit: Int64) async throws(StoreError) -> Int {
+        let deleted = try await rows(
+            """
+            DELETE FROM audit_events WHERE sequence IN (
+                SELECT sequence FROM audit_events
+                WHERE sequence <= (SELECT max(sequence) FROM audit_checkpoints WHERE time < \(time))
+                ORDER BY sequence LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            ) RETURNING sequence
+            """,
+            doing: "purge audit_events"
+        ).count
+        _ = try await rows(
+            """
+            DELETE FROM audit_checkpoints WHERE sequence < (
+                SELECT max(sequence) FROM audit_checkpoints WHERE sequence < coalesce(
+                    (SELECT min(sequence) FROM audit_events),
+                    (SELECT max(sequence) + 1 FROM audit_checkpoints)
+                )
+            )
+            """,
+            doing: "purge audit_checkpoints"
+        )
+        return deleted
     }
 
     /// Deletes at most `limit` rows of `table` whose `column` is before `time`, oldest first, skipping rows another

@@ -17,7 +17,9 @@ enum Columns {
     ]
     static let auditEvent = [
         "sequence", "time", "actor", "action", "user_id", "subject", "request_id", "details::text AS details",
+        "previous_hash", "hash",
     ]
+    static let auditCheckpoint = ["sequence", "hash", "time", "public_key", "signature"]
     static let limitWindow = ["key_hash", "window_start", "window_end", "count"]
     static let webSession = [
         "id", "secret_hash", "kind", "user_id", "operator_name", "credential_id", "client_ip", "created_at",
@@ -180,13 +182,29 @@ extension AuditEvent {
         }
         self.init(
             sequence: try read("sequence"),
-            time: try read("time"),
+            // The whole milliseconds it was appended with (and hashed), as the same `Date` value.
+            time: AuditChain.storedTime(try read("time")),
             actor: try read("actor"),
             action: try read("action"),
             userID: try read("user_id"),
             subject: try read("subject"),
             requestID: try read("request_id"),
-            details: details
+            details: details,
+            previousHash: try read.optionalBytes("previous_hash"),
+            hash: try read.optionalBytes("hash")
+        )
+    }
+}
+
+extension AuditCheckpoint {
+    init(_ row: PostgresRow) throws(StoreError) {
+        let read = RowReader(row, record: "audit checkpoint")
+        self.init(
+            sequence: try read("sequence"),
+            hash: try read.bytes("hash"),
+            time: AuditChain.storedTime(try read("time")),
+            publicKey: try read.bytes("public_key"),
+            signature: try read.bytes("signature")
         )
     }
 }

@@ -22,7 +22,7 @@ enum Migrations {
     static let all: [Migration] = [
         initialSchema, limitWindows, webSessions, workflowRuns, purging, crossPlatformSessions, recoveryAttempts,
         uniqueUserNames, recoveryStarter, consolePasskeys, versionAlignment, purgedRegistrations, idempotencyKeys,
-        webhookOutbox,
+        auditChain, webhookOutbox,
     ]
 
     static let initialSchema = Migration(

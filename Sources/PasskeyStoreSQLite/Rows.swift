@@ -242,19 +242,33 @@ enum FlowRows {
 }
 
 enum AuditRows {
-    static let columns = "sequence, time, actor, action, user_id, subject, request_id, details"
+    static let columns = "sequence, time, actor, action, user_id, subject, request_id, details, previous_hash, hash"
 
     static func decode(_ row: Row) throws(StoreError) -> AuditEvent {
         let reader = RowReader(row: row, table: "audit_events")
         return AuditEvent(
             sequence: try reader.int64("sequence"),
-            time: try reader.date("time"),
+            // The whole milliseconds it was appended with (and hashed), as the same `Date` value.
+            time: AuditChain.storedTime(try reader.date("time")),
             actor: try reader.text("actor"),
             action: try reader.text("action"),
             userID: try reader.optionalText("user_id"),
             subject: try reader.optionalText("subject"),
             requestID: try reader.optionalText("request_id"),
-            details: try reader.json([String: String].self, "details")
+            details: try reader.json([String: String].self, "details"),
+            previousHash: try reader.optionalBytes("previous_hash"),
+            hash: try reader.optionalBytes("hash")
+        )
+    }
+
+    static func decodeCheckpoint(_ row: Row) throws(StoreError) -> AuditCheckpoint {
+        let reader = RowReader(row: row, table: "audit_checkpoints")
+        return AuditCheckpoint(
+            sequence: try reader.int64("sequence"),
+            hash: try reader.bytes("hash"),
+            time: AuditChain.storedTime(try reader.date("time")),
+            publicKey: try reader.bytes("public_key"),
+            signature: try reader.bytes("signature")
         )
     }
 }

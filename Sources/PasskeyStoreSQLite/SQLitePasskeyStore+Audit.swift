@@ -2,6 +2,9 @@ import Foundation
 public import PasskeyStorage
 
 extension SQLitePasskeyStore: AuditStore {
+    /// Links the event to the chain's head and inserts it in one operation of the store's connection: its writes
+    /// are serialised (and across processes, `BEGIN IMMEDIATE` holds the file's write lock), so the head read here
+    /// is the last one.
     @discardableResult
     public func appendAuditEvent(
         _ event: AuditEvent,
@@ -9,22 +12,20 @@ extension SQLitePasskeyStore: AuditStore {
     ) async throws(StoreError) -> AuditEvent {
         let details = try Bind.json(event.details)
         return try await connection.session { db in
-            let rows = try db.rows(
+            let event = AuditChain.link(event, after: try Self.auditHead(db, signable: false))
+            try db.execute(
                 """
-                INSERT INTO audit_events (time, actor, action, user_id, subject, request_id, details)
-                VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING sequence
+                INSERT INTO audit_events
+                    (sequence, time, actor, action, user_id, subject, request_id, details, previous_hash, hash)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
-                    Bind.date(event.time), Bind.text(event.actor), Bind.text(event.action), Bind.text(event.userID),
-                    Bind.text(event.subject), Bind.text(event.requestID), details,
+                    Bind.integer(event.sequence), Bind.date(event.time), Bind.text(event.actor),
+                    Bind.text(event.action), Bind.text(event.userID), Bind.text(event.subject),
+                    Bind.text(event.requestID), details, Bind.bytes(event.previousHash), Bind.bytes(event.hash),
                 ]
             )
-            guard case .integer(let sequence) = rows.first?.column("sequence") else {
-                throw StoreError(.corrupt, "The database returned no sequence number for an audit event.")
-            }
             try Self.insertWebhookMessages(webhooks, into: db)
-            var event = event
-            event.sequence = sequence
             return event
         }
     }
@@ -64,5 +65,60 @@ extension SQLitePasskeyStore: AuditStore {
             binds.append(Bind.integer(limit))
             return try db.rows(sql, binds).map(AuditRows.decode)
         }
+    }
+
+    public func auditChainHead() async throws(StoreError) -> AuditChainHead? {
+        try await connection.session { db in try Self.auditHead(db, signable: true) }
+    }
+
+    @discardableResult
+    public func appendAuditCheckpoint(_ checkpoint: AuditCheckpoint) async throws(StoreError) -> Bool {
+        try await connection.session { db in
+            try !db.rows(
+                """
+                INSERT INTO audit_checkpoints (sequence, hash, time, public_key, signature) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (sequence) DO NOTHING RETURNING sequence
+                """,
+                [
+                    Bind.integer(checkpoint.sequence), Bind.bytes(checkpoint.hash), Bind.date(checkpoint.time),
+                    Bind.bytes(checkpoint.publicKey), Bind.bytes(checkpoint.signature),
+                ]
+            ).isEmpty
+        }
+    }
+
+    public func auditCheckpoints(after: Int64, limit: Int) async throws(StoreError) -> [AuditCheckpoint] {
+        guard limit > 0 else { return [] }
+        return try await connection.session { db in
+            try db.rows(
+                """
+                SELECT sequence, hash, time, public_key, signature FROM audit_checkpoints
+                WHERE sequence > ? ORDER BY sequence LIMIT ?
+                """,
+                [Bind.integer(after), Bind.integer(limit)]
+            ).map(AuditRows.decodeCheckpoint)
+        }
+    }
+
+    /// The chain's head: for an append (``AuditChainTail/appendHead``) or for a checkpoint
+    /// (``AuditChainTail/signableHead``).
+    private static func auditHead(_ db: Database, signable: Bool) throws -> AuditChainHead? {
+        var tail = AuditChainTail()
+        if let row = try db.rows("SELECT sequence, hash FROM audit_events ORDER BY sequence DESC LIMIT 1").first {
+            let reader = RowReader(row: row, table: "audit_events")
+            tail.lastSequence = try reader.int64("sequence")
+            tail.lastHash = try reader.optionalBytes("hash")
+        }
+        if let row = try db.rows("SELECT sequence, hash FROM audit_checkpoints ORDER BY sequence DESC LIMIT 1").first {
+            let reader = RowReader(row: row, table: "audit_checkpoints")
+            tail.newestCheckpoint = AuditChainHead(
+                sequence: try reader.int64("sequence"),
+                hash: try reader.bytes("hash")
+            )
+        }
+        if let row = try db.rows("SELECT seq FROM sqlite_sequence WHERE name = 'audit_events'").first {
+            tail.counter = try RowReader(row: row, table: "sqlite_sequence").int64("seq")
+        }
+        return signable ? tail.signableHead : tail.appendHead
     }
 }

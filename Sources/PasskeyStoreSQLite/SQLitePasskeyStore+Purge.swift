@@ -74,7 +74,37 @@ extension SQLitePasskeyStore: StorePurging {
                 try await deleteOldest(kind.table, key: kind.key, by: kind.column, before: cutoff, limit: limit)
             )
         }
+        if let auditBefore { report.auditEvents = try await purgeAuditChain(before: auditBefore, limit: limit) }
         return report
+    }
+
+    /// Deletes the oldest audit events up to the event of the newest checkpoint signed before `time`, at most
+    /// `limit`, then the checkpoints older than the newest one before the oldest event left; returns how many events
+    /// it deleted (see ``StorePurging``, step 6).
+    private func purgeAuditChain(before time: Date, limit: Int) async throws(StoreError) -> Int {
+        try await connection.session { db in
+            let deleted = try db.rows(
+                """
+                DELETE FROM audit_events WHERE sequence IN (
+                    SELECT sequence FROM audit_events
+                    WHERE sequence <= (SELECT max(sequence) FROM audit_checkpoints WHERE time < ?1)
+                    ORDER BY sequence LIMIT ?2
+                ) RETURNING sequence
+                """,
+                [Bind.date(time), Bind.integer(limit)]
+            ).count
+            try db.execute(
+                """
+                DELETE FROM audit_checkpoints WHERE sequence < (
+                    SELECT max(sequence) FROM audit_checkpoints WHERE sequence < coalesce(
+                        (SELECT min(sequence) FROM audit_events),
+                        (SELECT max(sequence) + 1 FROM audit_checkpoints)
+                    )
+                )
+                """
+            )
+            return deleted
+        }
     }
 
     /// Deletes at most `limit` rows of `table` whose `column` is before `time`, oldest first; returns how many. The

@@ -31,7 +31,7 @@ struct PasskeysCommand: CommandGroup {
         subcommands: [
             ServeCommand.self, AssociationCommand.self, VerifyCommand.self, InspectCommand.self, RegisterCommand.self,
             SignInCommand.self, ApproveCommand.self, KeysCommand.self, IdentityVerificationCommand.self,
-            RecoverCommand.self, BackupCommand.self, RestoreCommand.self, APIKeyCommand.self,
+            RecoverCommand.self, BackupCommand.self, RestoreCommand.self, APIKeyCommand.self, AuditCommand.self,
         ]
     )
 }

@@ -114,6 +114,11 @@ struct ServeCommand: ExecutableCommand {
             configuration.apiKeys = [.init(name: "development", key: key.key)]
             developmentKey = key
         }
+        if configuration.audit.checkpointKeyFile == nil, case .sqlite(let database) = configuration.database {
+            // Kept beside the database, so checkpoints verify with one key across restarts: name a file elsewhere
+            // (audit.checkpointKeyFile) for the log to withstand whoever can write the database's folder.
+            configuration.audit.checkpointKeyFile = database.path + ".audit-key"
+        }
         LoggingSystem.bootstrapOnce()
         var logger = Logger(label: "passkeys")
         logger.logLevel = configuration.logLevel

@@ -265,6 +265,9 @@ struct ConfigurationTests {
         Rule(field: "retention.purgeIntervalSeconds") { $0.retention.purgeIntervalSeconds = 9 },
         Rule(field: "retention.purgeBatch") { $0.retention.purgeBatch = 0 },
         Rule(field: "retention.purgeBatch") { $0.retention.purgeBatch = 100_001 },
+        Rule(field: "audit.checkpointIntervalSeconds") { $0.audit.checkpointIntervalSeconds = 9 },
+        Rule(field: "audit.checkpointIntervalSeconds") { $0.audit.checkpointIntervalSeconds = 86_401 },
+        Rule(field: "audit.checkpointKeyFile") { $0.audit.checkpointKeyFile = " " },
     ]
 
     static var valid: ServerConfiguration {

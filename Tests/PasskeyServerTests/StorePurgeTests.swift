@@ -70,6 +70,9 @@ struct StorePurgeTests {
         let store = server.service.context.store
         let recorded = try await store.auditEvents(after: 0, limit: 100, userID: nil).count
         #expect(recorded > 0)
+        // Audit events go up to a checkpoint: the application signed the head when withAPI stopped it.
+        let head = try await store.auditChainHead()
+        #expect(try await store.auditCheckpoints(after: 0, limit: 10).last?.sequence == head?.sequence)
         server.clock.advance(by: 86_399)
         #expect(await purge.round().auditEvents == 0, "a day has not passed")
         server.clock.advance(by: 3650 * 86_400)

@@ -52,10 +52,19 @@ struct PostgresMigrationTests {
         try await schema.execute("DELETE FROM schema_migrations WHERE version = 15")
     }
 
+    /// Takes the audit hash chain (version 14) and the webhook outbox after it out of the schema: its events stay,
+    /// without their hashes.
+    func dropAuditChain(in schema: TestSchema) async throws {
+        try await dropWebhookOutbox(in: schema)
+        try await schema.execute("DROP TABLE audit_checkpoints")
+        try await schema.execute("ALTER TABLE audit_events DROP COLUMN previous_hash, DROP COLUMN hash")
+        try await schema.execute("DELETE FROM schema_migrations WHERE version = 14")
+    }
+
     /// Takes the purged registrations (version 12), the idempotency keys (version 13) and everything after them out
     /// of the schema.
     func dropRegistrationLifecycle(in schema: TestSchema) async throws {
-        try await dropWebhookOutbox(in: schema)
+        try await dropAuditChain(in: schema)
         try await schema.execute("DROP TABLE idempotency_keys")
         try await schema.execute("DROP TABLE purged_registrations")
         try await schema.execute("DELETE FROM schema_migrations WHERE version IN (12, 13)")
@@ -106,14 +115,15 @@ struct PostgresMigrationTests {
                 try await tables(in: schema) == [
                     "schema_migrations", "users", "credentials", "flows", "audit_events", "limit_windows",
                     "web_sessions", "workflow_runs", "cross_platform_sessions", "recovery_attempts",
-                    "purged_registrations", "idempotency_keys", "webhook_deliveries",
+                    "purged_registrations", "idempotency_keys", "audit_checkpoints", "webhook_deliveries",
                 ]
             )
             #expect(try await columns(of: "credentials", in: schema).contains("workflow_run_id"))
+            #expect(try await columns(of: "audit_events", in: schema).isSuperset(of: ["previous_hash", "hash"]))
         }
     }
 
-    @Test("a schema of version 13 gets the webhook outbox, and keeps its data")
+    @Test("a schema of version 14 gets the webhook outbox, and keeps its data")
     func upgradeToWebhookOutbox() async throws {
         try await TestDatabase.withSchema("outbox") { schema in
             let first = try await schema.connect()
@@ -329,15 +339,52 @@ struct PostgresMigrationTests {
             #expect(try await versions(in: schema) == [1, 2, 3, 4, 5])
 
             let store = try await schema.connect()
+            // Audit events go up to a checkpoint: one signed after the old event, before the retention.
+            try await store.appendAuditCheckpoint(
+                AuditCheckpoint(
+                    sequence: old.sequence,
+                    hash: AuditChain.genesis,
+                    time: now - 3700,
+                    publicKey: [],
+                    signature: []
+                )
+            )
             let report = try await store.purge(before: now, auditBefore: now - 3600, limit: 10)
             #expect(report == PurgeReport(auditEvents: 1))
-            #expect(try await store.auditEvents(after: old.sequence - 1, limit: 10, userID: nil) == [young])
+            let left = try await store.auditEvents(after: old.sequence - 1, limit: 10, userID: nil)
+            #expect(left.map(\.sequence) == [young.sequence])
+            #expect(left.map(\.hash) == [nil], "an event from before the chain keeps no hash")
             await store.shutdown()
             #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
             let indexes = try await TestDatabase.execute(
                 "SELECT indexname::text FROM pg_indexes WHERE schemaname = '\(schema.name)'"
             ).map { try $0.decode(String.self) }
             #expect(Set(indexes).isSuperset(of: ["audit_events_time", "workflow_runs_expires_at"]))
+        }
+    }
+
+    @Test("a schema of version 13 gets the audit hash chain: its events stay, and the chain starts after them")
+    func upgradeToAuditChain() async throws {
+        try await TestDatabase.withSchema("chain") { schema in
+            let first = try await schema.connect()
+            await first.shutdown()
+            try await dropAuditChain(in: schema)
+            for index in 0..<3 {
+                try await schema.execute(
+                    "INSERT INTO audit_events (time, actor, action) VALUES (now() - interval '\(index) hours', 'system', 'old')"
+                )
+            }
+            let store = try await schema.connect()
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
+            #expect(try await store.auditChainHead() == nil, "events without hashes have no head to sign")
+            let event = try await store.appendAuditEvent(
+                AuditEvent(time: TestTime.fixed, actor: "system", action: "new")
+            )
+            #expect(event.sequence == 4 && event.previousHash == AuditChain.genesis)
+            let key = try await AuditTampering.signHead(of: store, at: TestTime.fixed + 1)
+            let report = try await AuditChainVerification.verify(store, trustedKeys: [key])
+            #expect(report.legacyEvents == 3 && report.chainedEvents == 1 && report.startsAtGenesis)
+            await store.shutdown()
         }
     }
 

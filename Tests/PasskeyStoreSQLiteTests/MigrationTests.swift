@@ -119,14 +119,14 @@ struct MigrationTests {
         }
     }
 
-    @Test("a file of schema version 13 gets the webhook outbox, and keeps its audit log")
+    @Test("a file of schema version 14 gets the webhook outbox, and keeps its audit log")
     func upgradeToWebhookOutbox() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.file()
             let first = try await SQLitePasskeyStore.open(
                 path: path,
                 busyTimeout: .seconds(5),
-                migrations: Migrations.all.filter { $0.version <= 13 }
+                migrations: Migrations.all.filter { $0.version <= 14 }
             )
             try await first.appendAuditEvent(AuditEvent(time: Sample.now, actor: "system", action: "test.kept"))
             await first.close()

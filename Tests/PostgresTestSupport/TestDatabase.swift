@@ -24,6 +24,12 @@ public enum TestDatabase {
     /// Runs statements in order on one connection as the URL's user, and returns the last one's rows.
     @discardableResult
     public static func execute(_ statements: String...) async throws -> [PostgresRow] {
+        try await execute(statements)
+    }
+
+    /// Runs statements in order on one connection as the URL's user, and returns the last one's rows.
+    @discardableResult
+    public static func execute(_ statements: [String]) async throws -> [PostgresRow] {
         let configuration = try configuration()
         let connection = try await PostgresConnection.connect(
             configuration: PostgresConnection.Configuration(

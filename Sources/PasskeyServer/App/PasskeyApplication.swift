@@ -37,8 +37,8 @@ public enum PasskeyApplication {
     }
 
     /// The application, listening on the configured host and port. `services` run alongside it and shut down
-    /// with it (a PostgreSQL client, for example), and so do the ``StorePurge`` of the service's store and, when
-    /// webhook endpoints are configured, the ``WebhookDispatcher`` that delivers its outbox.
+    /// with it (a PostgreSQL client, for example), and so do the ``StorePurge`` and the ``AuditCheckpoints`` of the
+    /// service's store and, when webhook endpoints are configured, the ``WebhookDispatcher`` that delivers its outbox.
     ///
     /// Connections are bounded in number (``ConnectionLimits``; ``ConnectionEviction`` keeps a slot free by closing,
     /// at the maximum, the connection that waited longest without a request) and in time: a new connection has
@@ -91,7 +91,7 @@ public enum PasskeyApplication {
                     logger: logger
                 )
             ),
-            services: services + [StorePurge(service: service)]
+            services: services + [StorePurge(service: service), AuditCheckpoints(service: service)]
                 + (service.configuration.webhooks.endpoints.isEmpty ? [] : [WebhookDispatcher(service: service)]),
             onServerRunning: { _ in await onServerRunning() },
             logger: logger

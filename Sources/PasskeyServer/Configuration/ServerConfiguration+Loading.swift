@@ -32,7 +32,7 @@ extension ServerConfiguration {
 
     /// The configuration `passkeys serve` runs with: the file (if any; JSON, YAML or TOML by its extension), then
     /// environment variables (`PASSKEYS_DATABASE`, `PASSKEYS_PORT`, `PASSKEYS_HOST`, `PASSKEYS_API_KEY`,
-    /// `PASSKEYS_SESSION_SECRET`, `PASSKEYS_LOG_LEVEL`), then the command line's `overrides` — each overriding the
+    /// `PASSKEYS_SESSION_SECRET`, `PASSKEYS_AUDIT_KEY_FILE`, `PASSKEYS_LOG_LEVEL`), then the command line's `overrides` — each overriding the
     /// one before — validated. A value that cannot be parsed is an error naming the variable or the flag it came from.
     public static func load(
         file: String?,
@@ -58,6 +58,7 @@ extension ServerConfiguration {
             configuration.database = try Database(value, field: field)
         }
         if let value = environment["PASSKEYS_SESSION_SECRET"] { configuration.web.sessionSecret = value }
+        if let value = environment["PASSKEYS_AUDIT_KEY_FILE"] { configuration.audit.checkpointKeyFile = value }
         if let value = overrides.apiKey ?? environment["PASSKEYS_API_KEY"] {
             configuration.apiKeys.removeAll { $0.name == APIKey.commandLineName }
             configuration.apiKeys.append(APIKey(name: APIKey.commandLineName, key: value))

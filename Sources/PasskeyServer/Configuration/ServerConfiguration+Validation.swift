@@ -28,6 +28,7 @@ extension ServerConfiguration {
         try expiries.validate(at: "expiries")
         try limits.validate(at: "limits")
         try retention.validate(at: "retention")
+        try audit.validate(at: "audit")
         try web.validate(at: "web")
         try identityVerification.validate(at: "identityVerification", rpId: rpId)
         let requirements = [
@@ -233,6 +234,15 @@ extension ServerConfiguration.Retention {
         try requireInRange(auditDays, 0...36_500, "\(path).auditDays", "must be 0 (keep forever) to 36500 days")
         try requireInRange(purgeIntervalSeconds, 10...86_400, "\(path).purgeIntervalSeconds", unit: "seconds")
         try requireInRange(purgeBatch, 1...100_000, "\(path).purgeBatch")
+    }
+}
+
+extension ServerConfiguration.Audit {
+    func validate(at path: String) throws(ConfigurationError) {
+        try requireInRange(checkpointIntervalSeconds, 10...86_400, "\(path).checkpointIntervalSeconds", unit: "seconds")
+        if let checkpointKeyFile, checkpointKeyFile.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ConfigurationError(field: "\(path).checkpointKeyFile", "must name a file")
+        }
     }
 }
 

@@ -24,6 +24,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var expiries: Expiries
     public var limits: Limits
     public var retention: Retention
+    public var audit: Audit
     public var web: Web
     public var identityVerification: IdentityVerification
     public var crossDevice: CrossDevice
@@ -35,7 +36,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     /// The file's members: every setting but ``logLevel``.
     enum CodingKeys: String, CodingKey {
         case rpId, rpName, webOrigins, relatedOrigins, appleApps, androidApps, host, port, database, apiKeys, policy
-        case expiries, limits, retention, web, identityVerification, crossDevice, recovery, webhooks
+        case expiries, limits, retention, audit, web, identityVerification, crossDevice, recovery, webhooks
     }
 
     public struct AppleApp: Sendable, Codable, Equatable {
@@ -195,6 +196,18 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         public init() {}
     }
 
+    /// The audit log's signed checkpoints (see ``AuditCheckpoints``): the key that signs them and how often.
+    public struct Audit: Sendable, Codable, Equatable {
+        /// Seconds between checkpoints; the first is signed at start.
+        public var checkpointIntervalSeconds = 300
+        /// The file holding the Ed25519 key that signs checkpoints, made (readable by its owner only) when missing.
+        /// Keep it off the database's machine or disk where you can: whoever holds it and the database can rewrite
+        /// the log. Without it a key is made for each run (`passkeys serve` keeps one beside a SQLite database);
+        /// servers sharing a database should share the file.
+        public var checkpointKeyFile: String?
+        public init() {}
+    }
+
     /// The web pages the server serves besides its API.
     public struct Web: Sendable, Codable, Equatable {
         /// The demo at `/` and the account page at `/account`: sign-up and sign-in in a browser, with the server
@@ -245,6 +258,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         expiries = Expiries()
         limits = Limits()
         retention = Retention()
+        audit = Audit()
         web = Web()
         identityVerification = IdentityVerification()
         crossDevice = CrossDevice()
@@ -294,7 +308,7 @@ extension ServerConfiguration {
 
     /// Members that may appear although the defaults leave them out, and the members of those that are objects.
     private static let optionalMembers: Set<String> = [
-        "policy.authenticatorAttachment", "web.sessionSecret", "policy.metadata",
+        "policy.authenticatorAttachment", "web.sessionSecret", "policy.metadata", "audit.checkpointKeyFile",
         "identityVerification.autoDecision", "identityVerification.webhook", "crossDevice.linkBase",
     ]
     private static let optionalObjectMembers: [String: Set<String>] = [

@@ -26,6 +26,8 @@ public struct PasskeyService: Sendable {
     let webhooks: WebhooksFlow
 
     let apiKeys: APIKeys
+    /// Signs the audit log's checkpoints (``AuditCheckpoints``).
+    public let auditCheckpointKey: AuditCheckpointKey
     /// Origins whose pages may call the client API from a browser.
     let corsOrigins: Set<String>
     /// The client API's request rate per client address, counted in this process only.
@@ -93,6 +95,7 @@ public struct PasskeyService: Sendable {
         self.webSessions = WebSessionsFlow(context: context)
         self.webhooks = WebhooksFlow(context: context)
         self.apiKeys = APIKeys(configuration.apiKeys)
+        self.auditCheckpointKey = try AuditCheckpointKey.load(for: configuration)
         self.corsOrigins = Set(configuration.webOrigins + configuration.relatedOrigins)
         self.trustedProxies = TrustedProxies(
             ranges: configuration.limits.trustedProxies.compactMap(IPAddressRange.init)

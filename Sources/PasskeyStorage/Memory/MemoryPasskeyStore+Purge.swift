@@ -59,9 +59,7 @@ extension MemoryPasskeyStore: StorePurging {
             for run in runs { workflowRunsByID[run.id] = nil }
             report.workflowRuns = runs.count
 
-            let old = Set(audit.lazy.filter { $0.time < auditBefore }.prefix(limit).map(\.sequence))
-            audit.removeAll { old.contains($0.sequence) }
-            report.auditEvents = old.count
+            report.auditEvents = purgeAuditChain(before: auditBefore, limit: limit)
 
             let attempts = recoveryAttemptsByID.values.filter { $0.expiresAt < auditBefore }
                 .sorted { $0.expiresAt < $1.expiresAt }.prefix(limit)
@@ -69,5 +67,20 @@ extension MemoryPasskeyStore: StorePurging {
             report.recoveryAttempts = attempts.count
         }
         return report
+    }
+}
+
+extension MemoryPasskeyStore {
+    /// Deletes the oldest audit events up to the newest checkpoint signed before `time`, at most `limit`, then the
+    /// checkpoints older than the newest one before the oldest event left (see ``StorePurging``).
+    private func purgeAuditChain(before time: Date, limit: Int) -> Int {
+        guard let bound = auditCheckpoints.last(where: { $0.time < time })?.sequence else { return 0 }
+        let old = audit.prefix { $0.sequence <= bound }.prefix(limit).count
+        audit.removeFirst(old)
+        let firstKept = audit.first?.sequence ?? (auditCheckpoints.last?.sequence ?? 0) + 1
+        if let anchor = auditCheckpoints.last(where: { $0.sequence < firstKept }) {
+            auditCheckpoints.removeAll { $0.sequence < anchor.sequence }
+        }
+        return old
     }
 }

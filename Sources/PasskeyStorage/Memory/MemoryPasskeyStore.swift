@@ -8,10 +8,10 @@ public actor MemoryPasskeyStore: PasskeyStore {
     var users: [String: UserRecord] = [:]
     var credentialsByID: [[UInt8]: CredentialRecordRow] = [:]
     var flows: [String: FlowRecord] = [:]
-    /// In order of sequence.
+    /// In order of sequence, chained (see `MemoryPasskeyStore+Audit.swift`).
     var audit: [AuditEvent] = []
-    /// The last sequence number given, which purging the events does not take back.
-    var lastAuditSequence: Int64 = 0
+    /// The audit log's signed checkpoints, in order of sequence.
+    var auditCheckpoints: [AuditCheckpoint] = []
     /// By key hash (see `MemoryPasskeyStore+Limits.swift`).
     var limitWindowsByKey: [[UInt8]: LimitWindow] = [:]
     /// By id (see `MemoryPasskeyStore+WebSessions.swift`).

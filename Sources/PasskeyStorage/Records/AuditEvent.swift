@@ -15,6 +15,12 @@ public struct AuditEvent: Sendable, Hashable, Codable {
     public var requestID: String?
     /// Extra facts (names, AAGUIDs, error codes) — never tokens, challenges, keys or attestation data.
     public var details: [String: String]
+    /// The hash of the event before it in the chain (``AuditChain/genesis`` for the first), set by the store when it
+    /// appends the event; nil for events written before the chain existed.
+    public var previousHash: [UInt8]?
+    /// SHA-256 of this event's canonical encoding and ``previousHash`` (``AuditChain``), set by the store when it
+    /// appends the event; nil for events written before the chain existed.
+    public var hash: [UInt8]?
 
     public init(
         sequence: Int64 = 0,
@@ -24,7 +30,9 @@ public struct AuditEvent: Sendable, Hashable, Codable {
         userID: String? = nil,
         subject: String? = nil,
         requestID: String? = nil,
-        details: [String: String] = [:]
+        details: [String: String] = [:],
+        previousHash: [UInt8]? = nil,
+        hash: [UInt8]? = nil
     ) {
         self.sequence = sequence
         self.time = time
@@ -34,5 +42,7 @@ public struct AuditEvent: Sendable, Hashable, Codable {
         self.subject = subject
         self.requestID = requestID
         self.details = details
+        self.previousHash = previousHash
+        self.hash = hash
     }
 }

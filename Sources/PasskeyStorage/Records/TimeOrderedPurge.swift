@@ -14,7 +14,8 @@ public struct TimeOrderedPurge: Sendable {
 
 extension PurgeReport {
     /// The kinds purged after flows, reservations and abandoned users, in order (see
-    /// ``StorePurging/purge(before:auditBefore:limit:)``, steps 4 to 6).
+    /// ``StorePurging/purge(before:auditBefore:limit:)``, steps 4 to 7). Audit events are not among them: they are
+    /// purged along their hash chain's checkpoints, after these.
     public static let timeOrdered: [TimeOrderedPurge] = [
         TimeOrderedPurge(table: "web_sessions", key: "id", column: "expires_at", keptWithAudit: false) {
             $0.webSessions += $1
@@ -30,9 +31,6 @@ extension PurgeReport {
         },
         TimeOrderedPurge(table: "workflow_runs", key: "id", column: "expires_at", keptWithAudit: true) {
             $0.workflowRuns += $1
-        },
-        TimeOrderedPurge(table: "audit_events", key: "sequence", column: "time", keptWithAudit: true) {
-            $0.auditEvents += $1
         },
         TimeOrderedPurge(table: "recovery_attempts", key: "id", column: "expires_at", keptWithAudit: true) {
             $0.recoveryAttempts += $1

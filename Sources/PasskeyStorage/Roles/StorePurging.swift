@@ -20,8 +20,10 @@ public protocol StorePurging: Sendable {
     /// 4. web sessions that expired before `time`;
     /// 5. limit windows that ended before `time`, the kept ids of purged registration flows whose time to be
     ///    forgotten is before `time`, and idempotent answers that expired before `time` (``IdempotencyStore``);
-    /// 6. when `auditBefore` is given: identity-verification runs that expired before it, then audit events
-    ///    recorded before it, oldest first. Nil keeps both forever;
+    /// 6. when `auditBefore` is given: identity-verification runs that expired before it, then audit events, oldest
+    ///    first, up to the event of the newest checkpoint signed before it (``AuditStore``; none while there is no
+    ///    such checkpoint), and the checkpoints older than the newest one before the oldest event left, so the hash
+    ///    chain stays verifiable from the oldest kept checkpoint. Nil keeps all of them forever;
     /// 7. when `auditBefore` is given: recovery attempts that expired before it, whatever their status, oldest
     ///    first. Nil keeps them forever.
     ///

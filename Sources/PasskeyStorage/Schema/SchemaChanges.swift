@@ -21,10 +21,6 @@ package enum SchemaChanges {
         "purged registrations", "idempotency keys", "audit hash chain", "webhook outbox",
     ]
 
-    /// Changes of ``sinceAlignment`` whose migrations are being written on another branch: their versions are taken,
-    /// and the adapters here may lack them. Empty once every branch that took a version has been merged.
-    package static let takenElsewhere: Set<String> = ["audit hash chain"]
-
     /// The newest version both adapters migrate to.
     package static var latestVersion: Int { alignedVersion + sinceAlignment.count }
 
@@ -39,10 +35,8 @@ extension SchemaChanges {
     /// catalogue's change at its version, each change of the catalogue they lack, and a newest version other than
     /// ``latestVersion``. Empty when they agree; each adapter's tests expect it empty.
     package static func differences(from migrations: [SchemaMigration]) -> [String] {
-        let taken = Set(versions.filter { takenElsewhere.contains($0.name) }.map(\.version))
-        let listed = migrations.filter { $0.version > alignedVersion && !taken.contains($0.version) }
-            .map { "\($0.version) \($0.name)" }
-        let catalogued = versions.filter { !taken.contains($0.version) }.map { "\($0.version) \($0.name)" }
+        let listed = migrations.filter { $0.version > alignedVersion }.map { "\($0.version) \($0.name)" }
+        let catalogued = versions.map { "\($0.version) \($0.name)" }
         var differences = listed.filter { !catalogued.contains($0) }.map { "not in the catalogue: \($0)" }
         differences += catalogued.filter { !listed.contains($0) }.map { "missing: \($0)" }
         let newest = migrations.map(\.version).max() ?? 0

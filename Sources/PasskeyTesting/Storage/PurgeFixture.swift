@@ -95,6 +95,19 @@ struct PurgeFixture {
                 AuditEvent(time: cut + offset, actor: "system", action: "test.purge", userID: done.user)
             )
             if offset < 0 { fixture.oldEvents.append(event.sequence) } else { fixture.youngEvent = event.sequence }
+            if offset == -100 {
+                // Audit events are purged up to a checkpoint: one of the old events, signed before the cut. Stores
+                // keep checkpoints without checking them; a verifier does.
+                try await store.appendAuditCheckpoint(
+                    AuditCheckpoint(
+                        sequence: event.sequence,
+                        hash: event.hash ?? [],
+                        time: cut - 50,
+                        publicKey: [],
+                        signature: []
+                    )
+                )
+            }
         }
         for (expiry, old) in [(cut - 100, true), (cut + 100, false)] {
             var run = Fixture.workflowRun(userID: done.user)

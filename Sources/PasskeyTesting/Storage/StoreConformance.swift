@@ -18,7 +18,7 @@ public enum StoreConformance {
             checks: credentialInsertion + reservations + registrationConcurrency + firstCredential
                 + authenticationRecording + credentialUse
         ),
-        StoreConformanceSuite("AuditStore", checks: audit),
+        StoreConformanceSuite("AuditStore", checks: audit + auditChain),
         StoreConformanceSuite("LimitStore", checks: limits + limitRelease),
         StoreConformanceSuite("WebSessionStore", checks: webSessions + consoleWebSessions),
         StoreConformanceSuite("WorkflowRunStore", checks: workflowRuns + workflowRunEvents),
@@ -29,7 +29,7 @@ public enum StoreConformance {
         StoreConformanceSuite(
             "StorePurging",
             checks: purgeLimit,
-            isolatedChecks: purge + recoveryPurge + purgedRegistrations
+            isolatedChecks: purge + recoveryPurge + purgedRegistrations + auditChainPurge
         ),
         StoreConformanceSuite("StoreImport", checks: importing),
         StoreConformanceSuite("PasskeyStore (a user's reset)", checks: userReset),

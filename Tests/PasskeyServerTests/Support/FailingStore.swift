@@ -179,6 +179,22 @@ final class FailingStore: PasskeyStore {
         return await base.auditEvents(before: before, limit: limit, userID: userID)
     }
 
+    func auditChainHead() async throws(StoreError) -> AuditChainHead? {
+        try check()
+        return await base.auditChainHead()
+    }
+
+    @discardableResult
+    func appendAuditCheckpoint(_ checkpoint: AuditCheckpoint) async throws(StoreError) -> Bool {
+        try check()
+        return await base.appendAuditCheckpoint(checkpoint)
+    }
+
+    func auditCheckpoints(after: Int64, limit: Int) async throws(StoreError) -> [AuditCheckpoint] {
+        try check()
+        return await base.auditCheckpoints(after: after, limit: limit)
+    }
+
     func countLimitEvent(keyHash: [UInt8], window: TimeInterval, at time: Date) async throws(StoreError) -> LimitWindow
     {
         try check()
