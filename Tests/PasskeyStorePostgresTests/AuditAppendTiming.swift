@@ -5,6 +5,8 @@ import PasskeyTesting
 import PostgresTestSupport
 import Testing
 
+private typealias Timing = AuditAppendTimingSupport
+
 /// The cost of an audit append with its hash chain, on demand: `PASSKEYS_AUDIT_TIMING=1 swift test --filter
 /// AuditAppendTiming` (docs/benchmarks.md). It prints what it measured and asserts nothing about time.
 @Suite(
@@ -13,69 +15,47 @@ import Testing
     .enabled(if: TestDatabase.isConfigured, TestDatabase.skipped)
 )
 struct AuditAppendTiming {
-    static let events = 2000
-
-    static func event(_ index: Int) -> AuditEvent {
-        AuditEvent(
-            time: Date(),
-            actor: "api-key:load",
-            action: "authentication.redeemed",
-            userID: "user-\(index % 97)",
-            subject: "ses_\(index)",
-            requestID: "req-\(index)",
-            details: ["mode": "standard", "credentialId": "AbCdEf\(index)"]
-        )
-    }
-
-    static func report(_ label: String, count: Int, from start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print(
-            "AuditAppendTiming \(label): \(count) appends in \(String(format: "%.2f", seconds)) s, "
-                + "\(String(format: "%.0f", seconds / Double(count) * 1e6)) µs per append, "
-                + "\(String(format: "%.0f", Double(count) / seconds)) appends/s"
-        )
-    }
-
     @Test("hashing alone, then appends one at a time and from 32 tasks on two stores")
     func timing() async throws {
         var head: AuditChainHead?
         let start = ContinuousClock.now
         for index in 0..<20_000 {
-            let linked = AuditChain.link(Self.event(index), after: head)
+            let linked = AuditChain.link(Timing.event(index), after: head)
             head = AuditChainHead(sequence: linked.sequence, hash: linked.hash ?? [])
         }
-        Self.report("link (encode and SHA-256, no database)", count: 20_000, from: start)
+        Timing.report("link (encode and SHA-256, no database)", count: 20_000, from: start)
 
         try await TestDatabase.withSchema("timing") { schema in
             let stores = [try await schema.connect(), try await schema.connect()]
-            for index in 0..<50 { try await stores[0].appendAuditEvent(Self.event(index)) }
+            for index in 0..<50 { try await stores[0].appendAuditEvent(Timing.event(index)) }
             let sequential = ContinuousClock.now
-            for index in 0..<Self.events { try await stores[0].appendAuditEvent(Self.event(index)) }
-            Self.report("PostgreSQL, one at a time", count: Self.events, from: sequential)
+            for index in 0..<Timing.events { try await stores[0].appendAuditEvent(Timing.event(index)) }
+            Timing.report("PostgreSQL, one at a time", count: Timing.events, from: sequential)
 
             let concurrent = ContinuousClock.now
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for task in 0..<32 {
                     let store = stores[task % 2]
                     group.addTask {
-                        for index in 0..<(2 * Self.events / 32) { try await store.appendAuditEvent(Self.event(index)) }
+                        for index in 0..<(2 * Timing.events / 32) {
+                            try await store.appendAuditEvent(Timing.event(index))
+                        }
                     }
                 }
                 try await group.waitForAll()
             }
-            Self.report("PostgreSQL, 32 tasks on two stores", count: 2 * Self.events, from: concurrent)
+            Timing.report("PostgreSQL, 32 tasks on two stores", count: 2 * Timing.events, from: concurrent)
             _ = try await AuditTampering.signHead(of: stores[0], at: Date())
             let verifying = ContinuousClock.now
             let verified = try await AuditChainVerification.verify(stores[1], trustedKeys: nil)
-            Self.report("PostgreSQL, verification (read and check)", count: verified.chainedEvents, from: verifying)
+            Timing.report("PostgreSQL, verification (read and check)", count: verified.chainedEvents, from: verifying)
             for store in stores { await store.shutdown() }
 
             // The database's side alone, on one connection, one append at a time: the single statement an append
             // was before the chain (the lock and the insert together), and the transaction it is now (the lock, the
             // head, the insert with the hashes).
             let lock = "pg_advisory_xact_lock(\(0x7061_7373), 'audit_events'::regclass::oid::integer)"
-            let before = (0..<Self.events).map { index in
+            let before = (0..<Timing.events).map { index in
                 """
                 WITH lock AS MATERIALIZED (SELECT \(lock))
                 INSERT INTO audit_events (time, actor, action, user_id, subject, request_id, details)
@@ -84,7 +64,7 @@ struct AuditAppendTiming {
                 """
             }
             let hash = "decode('\(String(repeating: "ab", count: 32))', 'hex')"
-            let after = (0..<Self.events).flatMap { index in
+            let after = (0..<Timing.events).flatMap { index in
                 [
                     "BEGIN", "SELECT \(lock)",
                     """
@@ -109,10 +89,10 @@ struct AuditAppendTiming {
             let serial =
                 "SELECT setval(pg_get_serial_sequence('audit_events', 'sequence'), max(sequence)) FROM audit_events"
             try await TestDatabase.execute([search, serial] + before)
-            Self.report("PostgreSQL SQL only, the append before the chain", count: Self.events, from: single)
+            Timing.report("PostgreSQL SQL only, the append before the chain", count: Timing.events, from: single)
             let chained = ContinuousClock.now
             try await TestDatabase.execute([search] + after)
-            Self.report("PostgreSQL SQL only, the append with the chain", count: Self.events, from: chained)
+            Timing.report("PostgreSQL SQL only, the append with the chain", count: Timing.events, from: chained)
         }
     }
 }
