@@ -46,16 +46,21 @@ struct AuditTamperTests {
         }
     }
 
+    /// Makes the file at `path` as the release before the chain (schema version 13) left it.
+    static func fileBeforeTheChain(at path: String) async throws {
+        let previous = try await SQLitePasskeyStore.open(
+            path: path,
+            busyTimeout: .seconds(5),
+            migrations: Migrations.all.filter { $0.version < 14 }
+        )
+        await previous.close()
+    }
+
     @Test("a file from before the chain keeps its events; the chain starts after them and verifies")
     func upgrade() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.file()
-            let previous = try await SQLitePasskeyStore.open(
-                path: path,
-                busyTimeout: .seconds(5),
-                migrations: Migrations.all.filter { $0.version < 14 }
-            )
-            await previous.close()
+            try await Self.fileBeforeTheChain(at: path)
             try await tamper(
                 path,
                 (0..<3).map { index in
@@ -81,12 +86,7 @@ struct AuditTamperTests {
     func upgradeAfterPurge() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.file()
-            let previous = try await SQLitePasskeyStore.open(
-                path: path,
-                busyTimeout: .seconds(5),
-                migrations: Migrations.all.filter { $0.version < 14 }
-            )
-            await previous.close()
+            try await Self.fileBeforeTheChain(at: path)
             try await tamper(
                 path,
                 [
