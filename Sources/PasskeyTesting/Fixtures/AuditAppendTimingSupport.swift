@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import PasskeyStorage
 
 /// What the on-demand audit append timings of each SQL adapter share (`PASSKEYS_AUDIT_TIMING=1 swift test --filter
