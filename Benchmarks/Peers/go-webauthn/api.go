@@ -102,6 +102,7 @@ func (s *server) route(method, path string) (handler, string) {
 }
 
 func (s *server) serve(w http.ResponseWriter, r *http.Request, h handler, id string) {
+	started := time.Now()
 	req := &request{Request: r, id: "req_" + encode(randomBytes(16))}
 	w.Header().Set("X-Request-Id", req.id)
 	if authorization := r.Header.Get("Authorization"); strings.HasPrefix(authorization, "Bearer ") {
@@ -125,18 +126,20 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request, h handler, id str
 			log.Printf("request %s %s failed: %v", req.id, r.URL.Path, err)
 			known = errInternal
 		}
-		w.WriteHeader(known.status)
-		json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{
+		status = known.status
+		body = map[string]any{"error": map[string]any{
 			"code": known.code, "message": known.message, "retryable": known.status >= 500, "requestId": req.id,
-		}})
-		return
+		}}
 	}
 	w.WriteHeader(status)
 	if raw, ok := body.(json.RawMessage); ok {
 		w.Write(raw)
-		return
+	} else {
+		json.NewEncoder(w).Encode(body)
 	}
-	json.NewEncoder(w).Encode(body)
+	// One line per request, as our server logs at its default level.
+	log.Printf("%s %s %d %.2fms %s", r.Method, r.URL.Path, status,
+		float64(time.Since(started).Microseconds())/1000, req.id)
 }
 
 // MARK: authorization
