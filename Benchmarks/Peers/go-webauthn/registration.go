@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/duo-labs/webauthn/protocol"
@@ -162,14 +163,19 @@ func (s *server) completeRegistration(r *request, id string) (int, any, error) {
 	}
 	// The session as the library wants it back. The challenge is the one just consumed, whose hash matched the
 	// stored one: the library's own comparison then checks the client data's challenge against itself.
-	session := webauthn.SessionData{Challenge: challenge, UserID: user.handle, UserVerification: selection.UserVerification}
+	session := webauthn.SessionData{
+		Challenge:        challenge,
+		UserID:           user.handle,
+		UserVerification: selection.UserVerification,
+	}
 	credential, err := s.relyingParty.CreateCredential(peerUser{row: user}, session, parsed)
 	if err != nil {
 		return 0, nil, s.registrationFailed(r, flow, "ATTESTATION_INVALID", describe(err))
 	}
 	var key webauthncose.PublicKeyData
 	if err := webauthncbor.Unmarshal(credential.PublicKey, &key); err != nil || !allowed(key.Algorithm) {
-		return 0, nil, s.registrationFailed(r, flow, "ALGORITHM_NOT_ALLOWED", "The credential's algorithm is not allowed.")
+		return 0, nil, s.registrationFailed(r, flow, "ALGORITHM_NOT_ALLOWED",
+			"The credential's algorithm is not allowed.")
 	}
 	flags := byte(parsed.Response.AttestationObject.AuthData.Flags)
 	aaguid, err := uuid.FromBytes(credential.Authenticator.AAGUID)
@@ -197,7 +203,8 @@ func (s *server) completeRegistration(r *request, id string) (int, any, error) {
 	payload, _ := json.Marshal(state)
 	switch err := s.store.insertCredential(row, flow.id, payload); {
 	case errors.Is(err, errConflict):
-		return 0, nil, s.registrationFailed(r, flow, "CREDENTIAL_ALREADY_REGISTERED", "This credential is registered already.")
+		return 0, nil, s.registrationFailed(r, flow, "CREDENTIAL_ALREADY_REGISTERED",
+			"This credential is registered already.")
 	case err != nil:
 		return 0, nil, err
 	}
@@ -274,10 +281,11 @@ func nonNil(list []string) []string {
 func describe(err error) string {
 	var libraryError *protocol.Error
 	if errors.As(err, &libraryError) && libraryError.DevInfo != "" {
-		return libraryError.Details + " (" + libraryError.DevInfo + ")"
+		info := strings.Join(strings.Fields(libraryError.DevInfo), " ")
+		return strings.TrimSpace(libraryError.Details) + " (" + info + ")"
 	}
 	if errors.As(err, &libraryError) {
-		return libraryError.Details
+		return strings.TrimSpace(libraryError.Details)
 	}
 	return err.Error()
 }

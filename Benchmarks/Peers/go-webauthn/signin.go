@@ -231,7 +231,8 @@ func (s *server) redeemAuthentication(r *request, id string) (int, any, error) {
 	}
 	if status != "active" {
 		s.audit(r, "api-key", "authentication.voided", result.UserID, id, map[string]string{})
-		return 0, nil, failure(http.StatusForbidden, "CREDENTIAL_INACTIVE", "The passkey was revoked since the sign-in.")
+		return 0, nil, failure(http.StatusForbidden, "CREDENTIAL_INACTIVE",
+			"The passkey was revoked since the sign-in.")
 	}
 	s.audit(r, "api-key", "authentication.redeemed", result.UserID, id, map[string]string{})
 	return http.StatusOK, json.RawMessage(payload), nil
@@ -248,7 +249,8 @@ func (s *server) whyNotRedeemed(id string) error {
 	case flow.status == "redeemed":
 		return failure(http.StatusConflict, "RESULT_ALREADY_REDEEMED", "The result was redeemed before.")
 	case flow.status == "completed":
-		return failure(http.StatusForbidden, "INVALID_RESULT_TOKEN", "The result token is not this session's, or expired.")
+		return failure(http.StatusForbidden, "INVALID_RESULT_TOKEN",
+			"The result token is not this session's, or expired.")
 	default:
 		return failure(http.StatusConflict, "AUTHENTICATION_NOT_COMPLETED", "The user has not completed this sign-in.")
 	}

@@ -264,8 +264,8 @@ func (s *store) credentialStatus(id []byte) (string, error) {
 
 func (s *store) createFlow(flow flowRow) error {
 	now := seconds(s.now())
-	_, err := s.writer.execLocked(`INSERT INTO flows (id, kind, status, user_id, client_token_hash, expires_at, created_at,
-        updated_at, payload) VALUES (?, ?, 'created', ?, ?, ?, ?, ?, ?)`,
+	_, err := s.writer.execLocked(`INSERT INTO flows (id, kind, status, user_id, client_token_hash, expires_at,
+        created_at, updated_at, payload) VALUES (?, ?, 'created', ?, ?, ?, ?, ?, ?)`,
 		flow.id, flow.kind, flow.userID, flow.clientTokenHash, seconds(flow.expiresAt), now, now, flow.payload)
 	return err
 }
@@ -302,8 +302,8 @@ func (s *store) consumeChallenge(flowID string, challengeHash []byte) (bool, err
 
 // markFailed lets the client ask for new options after a response that did not verify.
 func (s *store) markFailed(flowID string) error {
-	_, err := s.writer.execLocked(`UPDATE flows SET status = 'failed', updated_at = ? WHERE id = ? AND status = 'verifying'`,
-		seconds(s.now()), flowID)
+	_, err := s.writer.execLocked(`UPDATE flows SET status = 'failed', updated_at = ?
+        WHERE id = ? AND status = 'verifying'`, seconds(s.now()), flowID)
 	return err
 }
 
