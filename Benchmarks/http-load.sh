@@ -320,7 +320,9 @@ echo
 "$bin/CeremonyLoad" table $(ls "$results"/*.json)
 echo
 if [ "$peer" = 1 ]; then
-    echo "Beside the peer ($(go version 2>/dev/null | cut -d' ' -f3), duo-labs/webauthn $(dpkg-query -W -f='${Version}' golang-github-duo-labs-webauthn-dev 2>/dev/null), SQLite synchronous=$sqlite_synchronous):"
+    go_version=$(go version 2>/dev/null | cut -d' ' -f3)
+    library_version=$(dpkg-query -W -f='${Version}' golang-github-duo-labs-webauthn-dev 2>/dev/null || true)
+    echo "Beside the peer ($go_version, duo-labs/webauthn $library_version, SQLite synchronous=$sqlite_synchronous):"
     echo
     "$bin/CeremonyLoad" compare --ours "SQLite$tag" --peer "$peer_label" $(ls "$results"/*.json)
     echo
