@@ -17,11 +17,18 @@
 #   --no-build                        use the release binaries already built
 #   --server PATH                     run this passkeys binary instead of the one built (to compare two versions)
 #   --tag TEXT                        add "(TEXT)" to the store's name in the tables
+#   --peer                            also run the Go peer (Benchmarks/Peers/go-webauthn) on the same load, beside
+#                                     each SQLite run without --preload, and print both with their ratio; it
+#                                     installs Debian's golang-go, golang-github-duo-labs-webauthn-dev and
+#                                     golang-github-mattn-go-sqlite3-dev when missing and builds the peer offline
+#   --rounds N                        measure each kind and level N times (default 1); with --peer the two servers
+#                                     alternate, ours first in odd rounds and the peer first in even ones
 #
 # It builds `passkeys` and `CeremonyLoad` in release mode (in Benchmarks/.build), starts `passkeys serve` on
 # 127.0.0.1 with a fresh SQLite file in a temporary folder, runs CeremonyLoad for each kind and concurrency
 # level, stops the server, then does the same on PostgreSQL (a cluster of its own in Benchmarks/.build, made by
-# scripts/postgres.sh, in a fresh schema), stops everything and prints the results as Markdown tables.
+# scripts/postgres.sh, in a fresh schema), stops everything and prints the results as Markdown tables. With --peer,
+# each SQLite run is followed (or preceded) by the same run against the peer, on a fresh SQLite file of its own.
 # Every request goes to 127.0.0.1 only, and every run is bounded in time and in requests.
 set -euo pipefail
 
@@ -41,6 +48,8 @@ results=""
 build=1
 server_binary=""
 tag=""
+peer=0
+rounds=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --stores) stores=$2; shift 2 ;;
@@ -56,6 +65,8 @@ while [ $# -gt 0 ]; do
         --no-build) build=0; shift ;;
         --server) server_binary=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
         --tag) tag=" ($2)"; shift 2 ;;
+        --peer) peer=1; shift ;;
+        --rounds) rounds=$2; shift 2 ;;
         -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "http-load.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -63,7 +74,48 @@ done
 
 note() { echo "http-load.sh: $*" >&2; }
 
+case "$rounds" in '' | *[!0-9]* | 0) note "--rounds takes a positive number"; exit 2 ;; esac
+
+# The peer is built from Debian's packages alone, without the Go module proxy: GOPATH mode over the sources that
+# Debian's golang-*-dev packages install in /usr/share/gocode.
+peer_packages="golang-go golang-github-duo-labs-webauthn-dev golang-github-mattn-go-sqlite3-dev gcc"
+peer_binary=$here/.build/go-webauthn-peer
+peer_label="go-webauthn peer, SQLite"
+
+install_peer_packages() {
+    local package missing=()
+    for package in $peer_packages; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+    done
+    if [ ${#missing[@]} = 0 ]; then return 0; fi
+    local sudo=()
+    if [ "$(id -u)" != 0 ]; then
+        command -v sudo >/dev/null || { note "the peer needs ${missing[*]}: install them with apt-get"; exit 1; }
+        sudo=(sudo)
+    fi
+    note "installing ${missing[*]} from Debian's archive for the peer"
+    if ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}" >&2; then
+        "${sudo[@]}" apt-get update >&2
+        DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}" >&2
+    fi
+}
+
+build_peer() {
+    note "building the Go peer (offline, from Debian's Go sources)"
+    mkdir -p "$here/.build"
+    (cd "$here/Peers/go-webauthn" &&
+        GO111MODULE=off GOPATH=/usr/share/gocode GOFLAGS= GOPROXY=off GOCACHE="$here/.build/go-cache" \
+            go build -trimpath -o "$peer_binary" .) >&2
+}
+
 cd "$here"
+if [ "$peer" = 1 ] && [ "$build" = 1 ]; then
+    install_peer_packages
+    build_peer
+fi
+if [ "$peer" = 1 ]; then
+    [ -x "$peer_binary" ] || { note "the peer is not built: run without --no-build"; exit 1; }
+fi
 if [ "$build" = 1 ]; then
     note "building passkeys and CeremonyLoad in release mode (the first build takes a while)"
     swift build -c release --product passkeys >&2
@@ -98,7 +150,7 @@ cleanup() {
         if [ -n "$pg_schema" ]; then psql_admin -c "DROP SCHEMA IF EXISTS $pg_schema CASCADE" >/dev/null 2>&1 || true; fi
         "$repo/scripts/postgres.sh" stop "$pg_dir" >/dev/null 2>&1 || true
     fi
-    rm -rf "$work/server.sqlite" "$work/server.sqlite-wal" "$work/server.sqlite-shm"
+    rm -rf "$work"/server.sqlite* "$work"/peer.sqlite*
     if [ "$results" != "$work/results" ]; then rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -122,9 +174,23 @@ start_server() {
     port=$(free_port)
     "$passkeys" serve --port "$port" --database "$1" --api-key "$api_key" --config "$work/config.json" >"$2" 2>&1 &
     server_pid=$!
+    wait_for_health "$2"
+}
+
+# start_peer LOG: runs the Go peer in the background on a new SQLite file and waits for /health.
+start_peer() {
+    port=$(free_port)
+    rm -f "$work"/peer.sqlite*
+    "$peer_binary" -port "$port" -database "$work/peer.sqlite" -api-key "$api_key" \
+        -synchronous "$sqlite_synchronous" >"$1" 2>&1 &
+    server_pid=$!
+    wait_for_health "$1"
+}
+
+wait_for_health() {  # wait_for_health LOG
     for _ in $(seq 1 100); do
         if curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1; then return 0; fi
-        kill -0 "$server_pid" 2>/dev/null || { tail -n 20 "$2" >&2; note "the server did not start"; exit 1; }
+        kill -0 "$server_pid" 2>/dev/null || { tail -n 20 "$1" >&2; note "the server did not start"; exit 1; }
         sleep 0.2
     done
     note "the server did not answer /health within 20 s"
@@ -154,6 +220,7 @@ fresh_database() {
 database_size() {
     case "$1" in
     sqlite) du -cb "$work"/server.sqlite* | tail -n 1 | awk '{ printf "%.0f MB (file and log)", $1 / 1048576 }' ;;
+    peer) du -cb "$work"/peer.sqlite* | tail -n 1 | awk '{ printf "%.0f MB (file and log)", $1 / 1048576 }' ;;
     postgres)
         psql_admin -At -c "SELECT pg_size_pretty(sum(pg_total_relation_size(c.oid))) FROM pg_class c
             JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '$pg_schema' AND c.relkind IN ('r', 'm')"
@@ -161,30 +228,55 @@ database_size() {
     esac
 }
 
+# run_once SERVER STORE LABEL PRELOAD KIND LEVEL [DATABASE-PID]: one measured run, against `passkeys serve`
+# (SERVER ours) on a fresh database of STORE, or against the peer (SERVER peer) on a fresh SQLite file.
+run_once() {
+    local server=$1 store=$2 label=$3 preload=$4 kind=$5 level=$6 database_pid=${7:-} url name run_label
+    run_number=$((run_number + 1))
+    if [ "$server" = peer ]; then
+        name=$(printf '%02d' "$run_number")-peer-$kind-$level
+        run_label=$peer_label
+        start_peer "$results/$name.server.log"
+    else
+        name=$(printf '%02d' "$run_number")-$store-$kind-$level
+        fresh_database "$store" >"$work/url"
+        url=$(cat "$work/url")
+        run_label=$label
+        if [ "$preload" != 0 ]; then
+            note "$label: loading $preload users with a credential each through the store"
+            "$bin/StoreSeed" "$url" "$preload" >&2
+            run_label="$label, $preload stored"
+        fi
+        start_server "$url" "$results/$name.server.log"
+    fi
+    note "$run_label, $kind, $level clients (server pid $server_pid, port $port)"
+    local extra=()
+    if [ -n "$database_pid" ] && [ "$server" = ours ]; then extra=(--database-pid "$database_pid"); fi
+    "$bin/CeremonyLoad" run --url "http://127.0.0.1:$port" --api-key "$api_key" --kind "$kind" \
+        --concurrency "$level" --duration "$duration" --warmup "$warmup" --users "$users" \
+        --server-pid "$server_pid" --label "$run_label" --json "$results/$name.json" "${extra[@]}" >&2
+    stop_server
+    if [ "$server" = peer ]; then store=peer; fi
+    echo "- $run_label, $kind, $level clients: database $(database_size "$store") after the run" >>"$results/sizes.md"
+}
+
 run_store() {  # run_store STORE LABEL [DATABASE-PID]
-    local store=$1 label=$2 database_pid=${3:-} url name run_label
+    local store=$1 label=$2 database_pid=${3:-} preload kind level round order server
     for preload in $preloads; do
+        if [ "$peer" = 1 ] && [ "$store" = sqlite ] && [ "$preload" != 0 ]; then
+            note "the peer has no StoreSeed: it runs beside the SQLite runs without --preload only"
+        fi
         for kind in $kinds; do
             for level in $levels; do
-                run_number=$((run_number + 1))
-                name=$(printf '%02d' "$run_number")-$store-$kind-$level
-                fresh_database "$store" >"$work/url"
-                url=$(cat "$work/url")
-                run_label=$label
-                if [ "$preload" != 0 ]; then
-                    note "$label: loading $preload users with a credential each through the store"
-                    "$bin/StoreSeed" "$url" "$preload" >&2
-                    run_label="$label, $preload stored"
-                fi
-                start_server "$url" "$results/$name.server.log"
-                note "$run_label, $kind, $level clients (server pid $server_pid, port $port)"
-                extra=()
-                if [ -n "$database_pid" ]; then extra=(--database-pid "$database_pid"); fi
-                "$bin/CeremonyLoad" run --url "http://127.0.0.1:$port" --api-key "$api_key" --kind "$kind" \
-                    --concurrency "$level" --duration "$duration" --warmup "$warmup" --users "$users" \
-                    --server-pid "$server_pid" --label "$run_label" --json "$results/$name.json" "${extra[@]}" >&2
-                stop_server
-                echo "- $run_label, $kind, $level clients: database $(database_size "$store") after the run" >>"$results/sizes.md"
+                for round in $(seq 1 "$rounds"); do
+                    order=ours
+                    if [ "$peer" = 1 ] && [ "$store" = sqlite ] && [ "$preload" = 0 ]; then
+                        if [ $((round % 2)) = 1 ]; then order="ours peer"; else order="peer ours"; fi
+                    fi
+                    for server in $order; do
+                        run_once "$server" "$store" "$label" "$preload" "$kind" "$level" "$database_pid"
+                    done
+                done
             done
         done
     done
@@ -227,5 +319,13 @@ echo "$(date -u +%Y-%m-%d), $(nproc) CPUs ($(lscpu 2>/dev/null | sed -n 's/^Mode
 echo
 "$bin/CeremonyLoad" table $(ls "$results"/*.json)
 echo
+if [ "$peer" = 1 ]; then
+    go_version=$(go version 2>/dev/null | cut -d' ' -f3)
+    library_version=$(dpkg-query -W -f='${Version}' golang-github-duo-labs-webauthn-dev 2>/dev/null || true)
+    echo "Beside the peer ($go_version, duo-labs/webauthn $library_version, SQLite synchronous=$sqlite_synchronous):"
+    echo
+    "$bin/CeremonyLoad" compare --ours "SQLite$tag" --peer "$peer_label" $(ls "$results"/*.json)
+    echo
+fi
 cat "$results/sizes.md"
 note "results and server logs: $results"

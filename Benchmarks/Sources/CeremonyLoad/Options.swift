@@ -52,6 +52,7 @@ struct LoadOptions: Sendable {
     static let usage = """
         usage: CeremonyLoad run [options]        drive a running passkeys server and report ceremonies/s
                CeremonyLoad table FILE.json...   print the results of runs as Markdown tables
+               CeremonyLoad compare --ours LABEL --peer LABEL FILE.json...   our server beside a peer
 
         run options:
           --url URL              the server (default http://127.0.0.1:8080; only 127.0.0.1, localhost or [::1])

@@ -5,10 +5,21 @@ import Foundation
 //
 //   CeremonyLoad run --url http://127.0.0.1:8080 --api-key KEY --kind signin --concurrency 16 --duration 20
 //   CeremonyLoad table results/*.json
+//   CeremonyLoad compare --ours SQLite --peer "go-webauthn peer, SQLite" results/*.json
 
 func fail(_ message: String, code: Int32 = 2) -> Never {
     FileHandle.standardError.write(Data("CeremonyLoad: \(message)\n".utf8))
     exit(code)
+}
+
+/// The result of a run, as `run --json` wrote it.
+func readResult(_ path: String) -> LoadResult {
+    guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
+    do {
+        return try JSONDecoder().decode(LoadResult.self, from: data)
+    } catch {
+        fail("\(path) is not a CeremonyLoad result: \(error)")
+    }
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -34,16 +45,16 @@ case "run":
         fail("\(error)", code: 1)
     }
 case "table":
-    var results: [LoadResult] = []
-    for path in arguments.dropFirst() {
-        guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
-        do {
-            results.append(try JSONDecoder().decode(LoadResult.self, from: data))
-        } catch {
-            fail("\(path) is not a CeremonyLoad result: \(error)")
-        }
+    print(LoadResult.markdownTables(arguments.dropFirst().map(readResult)), terminator: "")
+case "compare":
+    let comparison: Comparison
+    let files: [String]
+    do {
+        (comparison, files) = try Comparison.parse(Array(arguments.dropFirst()))
+    } catch {
+        fail("\(error)\n\n\(Comparison.usage)")
     }
-    print(LoadResult.markdownTables(results), terminator: "")
+    print(comparison.markdownTable(files.map(readResult)), terminator: "")
 case "-h", "--help", "help":
     print(LoadOptions.usage)
 default:
