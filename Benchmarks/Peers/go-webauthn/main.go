@@ -2,7 +2,7 @@
 // duo-labs/webauthn library (the predecessor of go-webauthn) and SQLite, answering the part of our API that
 // Benchmarks/http-load.sh drives. See README.md for what it does and, as important, what it does not do.
 //
-//	go-webauthn-peer -port 18080 -database /tmp/peer.sqlite -api-key KEY
+//	go-webauthn-peer -port 18080 -database peer.sqlite -api-key KEY
 package main
 
 import (
