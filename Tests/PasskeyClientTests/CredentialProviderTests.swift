@@ -133,9 +133,9 @@ struct CredentialProviderTests {
             (request(first, userHandle: nil, hash: Array(hash.dropLast())), .invalidInput, .failed),
         ]
         for (refused, code, refusal) in refusals {
-            await #expect(throws: PasskeyError.self) { try await authenticator.provideAssertion(refused) }
             do {
                 _ = try await authenticator.provideAssertion(refused)
+                Issue.record("a request that should be refused was answered: \(refused)")
             } catch {
                 #expect(error.code == code)
                 #expect(ProviderRefusal(error) == refusal)
