@@ -94,9 +94,16 @@ struct ApproveCommand: ExecutableCommand {
                 context.workflowRunId = nil
                 output += "Identity verification \(started.workflowRunId): approved (simulated provider).\n"
             }
+            // The key store's passkeys for the server go with the request: a sign-in none of them can approve (the
+            // demo's, with a passkey of a site account) is refused before anything is signed.
+            let authenticator = SoftwareAuthenticator(keyStore: store)
+            let origin = device.effectiveOrigin(serverURL)
             let request = try await api.authenticationRequest(
                 sessionId: handoff.biometricPasskeySessionId,
-                clientToken: handoff.clientToken
+                clientToken: handoff.clientToken,
+                heldCredentialIds: try await authenticator.heldCredentialIDs(
+                    originHost: URL(string: origin)?.host ?? serverURL.host ?? ""
+                )
             )
             if let shown = request.transaction {
                 // What is signed must be what was shown when the handoff was claimed.
@@ -108,10 +115,7 @@ struct ApproveCommand: ExecutableCommand {
                     )
                 }
             }
-            let response = try await WebAuthnClient(
-                authenticator: SoftwareAuthenticator(keyStore: store),
-                origin: device.effectiveOrigin(serverURL)
-            ).get(request.publicKey)
+            let response = try await WebAuthnClient(authenticator: authenticator, origin: origin).get(request.publicKey)
             _ = try await api.completeAuthentication(
                 sessionId: handoff.biometricPasskeySessionId,
                 clientToken: handoff.clientToken,

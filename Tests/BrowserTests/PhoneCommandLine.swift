@@ -19,14 +19,15 @@ struct PhoneCommandLine {
         let standardError: String
     }
 
-    /// Runs `passkeys ARGUMENTS --server URL --key-store FILE` to its end (one minute at most).
-    func run(_ arguments: [String]) async throws -> Result {
+    /// Runs `passkeys ARGUMENTS --server URL --key-store FILE` to its end (one minute at most); without `--server`
+    /// for a command of the key store alone (`keys list`).
+    func run(_ arguments: [String], server serverOption: Bool = true) async throws -> Result {
         var environment = ProcessInfo.processInfo.environment
         environment["PASSKEYS_API_KEY"] = PasskeysServeProcess.apiKey
         environment["PASSKEYS_KEY_STORE_PASSPHRASE"] = "browser tests' phone"
         let run = try await ChildProcess.run(
             PasskeysServeProcess.executable.path,
-            arguments + ["--server", server.baseURL, "--key-store", keyStore],
+            arguments + (serverOption ? ["--server", server.baseURL] : []) + ["--key-store", keyStore],
             environment: environment,
             timeout: .seconds(60)
         )

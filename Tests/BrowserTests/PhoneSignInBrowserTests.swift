@@ -89,7 +89,7 @@ struct PhoneSignInBrowserTests {
     }
 
     @Test(
-        "the README's CLI user (passkeys register --user alice) cannot approve the demo: the phone is refused with DEMO_ACCOUNT_REQUIRED, nothing is approved"
+        "the README's CLI user (passkeys register --user alice) cannot approve the demo: the phone is refused with DEMO_ACCOUNT_REQUIRED before it signs, nothing is approved"
     )
     func siteAccountRefusedAtThePhone() async throws {
         try await PasskeysServeProcess.with { server in
@@ -106,6 +106,9 @@ struct PhoneSignInBrowserTests {
                 #expect(!approved.standardOutput.contains("the other device signs in"))
                 #expect((approved.standardOutput + approved.standardError).contains("DEMO_ACCOUNT_REQUIRED"))
                 #expect((approved.standardOutput + approved.standardError).contains("Sign up on the demo page"))
+                // Refused before the phone was asked to sign: its passkey was never used.
+                let keys = try await phone.run(["keys", "list"], server: false)
+                #expect(keys.standardOutput.contains("never"), "\(keys.standardOutput)\(keys.standardError)")
 
                 try await page.waitFor(text: "not to a demo account", in: "#phone-status")
                 try await page.waitFor(selector: "#phone-again")

@@ -78,6 +78,36 @@ struct CrossPlatformEndToEndTests {
         }
     }
 
+    @Test(
+        "a software authenticator names its passkeys with the options: a phone holding only another user's is refused by the server before it signs"
+    )
+    func heldPasskeysRefusedBeforeSigning() async throws {
+        try await LiveServer.run { server in
+            let phone = SoftwareAuthenticator(keyStore: MemoryKeyStore())
+            let client = try server.client(phone)
+            try await EndToEndTests.enroll(client, server, userId: "bob")
+            try await EndToEndTests.enroll(try server.client(ScriptableAuthenticator()), server, userId: "ada")
+            let session = try await server.backend.createAuthentication(userId: "ada")
+            let handoff = try await server.backend.createHandoff(sessionId: session.biometricPasskeySessionId)
+
+            let failure = await passkeyError {
+                _ = try await client.authenticate(
+                    AuthenticationInput(
+                        crossPlatform: .init(
+                            handoffToken: handoff.deepLink,
+                            verificationCode: { _ in
+                                handoff.verificationCode
+                            }
+                        )
+                    )
+                )
+            }
+            #expect(failure?.code == .passkeyNotFound)
+            #expect(failure?.serverCode == "CREDENTIAL_NOT_FOUND", "the server refused, not the authenticator")
+            #expect(try await phone.credentials(rpDomain: nil).map(\.lastUsedAt) == [nil], "bob's passkey never signed")
+        }
+    }
+
     @Test("a step-up's transaction is shown before signing, and identity verification runs on the phone")
     func stepUp() async throws {
         try await LiveServer.run(identityVerificationProvider: "simulated") { server in

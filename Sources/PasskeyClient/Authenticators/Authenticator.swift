@@ -21,10 +21,20 @@ public protocol Authenticator: Sendable {
     /// The passkeys this authenticator holds for `rpDomain` (all of them when nil), as far as it can list them.
     func credentials(rpDomain: String?) async throws(PasskeyError) -> [Credential]
 
+    /// The ids of every passkey this authenticator holds that a page of `originHost` may use (an RP ID equal to the
+    /// host or a domain it ends in), or nil when it cannot list them all — the default, and the truth for passkeys a
+    /// system syncs. A sign-in sends them with its options request, so the server can refuse one that none of them
+    /// can complete before anything is signed.
+    func heldCredentialIDs(originHost: String) async throws(PasskeyError) -> [String]?
+
     /// Deletes a passkey on this device only (the server keeps it until revoked through the backend API).
     /// - Throws: `PASSKEY_NOT_FOUND` when there is none with this id; `CREDENTIAL_DELETE_FORBIDDEN` when this
     ///   authenticator cannot delete (platform passkeys live in the system's password manager).
     func deleteCredential(id: String) async throws(PasskeyError)
+}
+
+extension Authenticator {
+    public func heldCredentialIDs(originHost: String) async throws(PasskeyError) -> [String]? { nil }
 }
 
 /// A registration request: the relying party's creation options and where the ceremony runs.

@@ -46,6 +46,14 @@ public struct SoftwareAuthenticator: Authenticator {
         try await keyStore.entries().filter { rpDomain == nil || $0.rpId == rpDomain }.map(\.credential)
     }
 
+    /// Every passkey of the key store whose RP ID the host may use: the store lists them all.
+    public func heldCredentialIDs(originHost: String) async throws(PasskeyError) -> [String]? {
+        let host = originHost.lowercased()
+        return try await keyStore.entries().filter { host == $0.rpId || host.hasSuffix("." + $0.rpId) }.map {
+            $0.credential.credentialId
+        }
+    }
+
     public func deleteCredential(id: String) async throws(PasskeyError) {
         let bytes = try CredentialID.decode(id)
         try await keyStore.update { entries throws(PasskeyError) in

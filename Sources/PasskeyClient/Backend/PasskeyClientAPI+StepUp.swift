@@ -3,17 +3,22 @@ public import WebAuthn
 
 extension PasskeyClientAPI {
     /// `POST /v1/client/authentications/{id}/options`, whole: the request options and, for a step-up session that
-    /// binds one, the transaction whose digest ends the challenge. (``authenticationOptions(sessionId:clientToken:)``
-    /// returns the options alone.)
+    /// binds one, the transaction whose digest ends the challenge.
+    /// (``authenticationOptions(sessionId:clientToken:heldCredentialIds:)`` returns the options alone, and says what
+    /// `heldCredentialIds` does.)
     public func authenticationRequest(
         sessionId: String,
-        clientToken: String
+        clientToken: String,
+        heldCredentialIds: [String]? = nil
     ) async throws(PasskeyError) -> AuthenticationRequest {
-        try await requester.send(
+        struct Body: Encodable, Sendable {
+            let credentialIds: [String]
+        }
+        return try await requester.send(
             "POST",
             ["v1", "client", "authentications", sessionId, "options"],
             token: clientToken,
-            body: EmptyBody?.none,
+            body: heldCredentialIds.map(Body.init(credentialIds:)),
             as: AuthenticationRequest.self
         )
     }

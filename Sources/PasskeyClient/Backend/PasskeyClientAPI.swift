@@ -49,17 +49,18 @@ public struct PasskeyClientAPI: Sendable {
     }
 
     /// `POST /v1/client/authentications/{id}/options`: the request options (with `allowCredentials` when the
-    /// session names a user).
+    /// session names a user). `heldCredentialIds`, when the device can list every passkey it holds for the relying
+    /// party, narrows `allowCredentials` to those that can sign in, and makes the server refuse a sign-in none of them
+    /// can complete before anything is signed (`CREDENTIAL_NOT_FOUND`, `DEMO_ACCOUNT_REQUIRED`).
     public func authenticationOptions(
         sessionId: String,
-        clientToken: String
+        clientToken: String,
+        heldCredentialIds: [String]? = nil
     ) async throws(PasskeyError) -> PublicKeyCredentialRequestOptionsJSON {
-        try await requester.send(
-            "POST",
-            ["v1", "client", "authentications", sessionId, "options"],
-            token: clientToken,
-            body: EmptyBody?.none,
-            as: PublicKeyOptions<PublicKeyCredentialRequestOptionsJSON>.self
+        try await authenticationRequest(
+            sessionId: sessionId,
+            clientToken: clientToken,
+            heldCredentialIds: heldCredentialIds
         ).publicKey
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import WebAuthn
 
 /// Cross-device approval on this device (DESIGN §3.4): the other device handed its sign-in off by QR code or deep link.
@@ -43,15 +44,28 @@ extension PasskeyClient {
                 )
             )
             request = try await awaitingApproval { () async throws(PasskeyError) in
-                try await api.authenticationRequest(sessionId: session.sessionId, clientToken: session.clientToken)
+                try await api.authenticationRequest(
+                    sessionId: session.sessionId,
+                    clientToken: session.clientToken,
+                    heldCredentialIds: try await heldCredentialIDs()
+                )
             }
         } else {
             request = try await api.authenticationRequest(
                 sessionId: session.sessionId,
-                clientToken: session.clientToken
+                clientToken: session.clientToken,
+                heldCredentialIds: try await heldCredentialIDs()
             )
         }
         return try await sign(request, session: session, crossPlatformSessionId: handoff.crossPlatformSessionId)
+    }
+
+    /// The passkeys this device holds for the relying party, when the authenticator can list them all: the server
+    /// then refuses a handoff none of them can approve before the person is asked to sign.
+    private func heldCredentialIDs() async throws(PasskeyError) -> [String]? {
+        try await authenticator.heldCredentialIDs(
+            originHost: URL(string: configuration.origin)?.host ?? configuration.rpDomain
+        )
     }
 
     /// Asks for the number until the server confirms it; nil from the user rejects the handoff.

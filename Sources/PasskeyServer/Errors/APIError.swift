@@ -211,6 +211,13 @@ extension APIError {
         .notFound,
         "No credential with this id is registered here."
     )
+    /// The device named the passkeys it holds (`credentialIds` of the request options), and none can sign in here.
+    static let noHeldCredential = Self(
+        .credentialNotFound,
+        .notFound,
+        "None of the passkeys this device holds can complete this sign-in here: register a passkey first, or sign in "
+            + "with a device that has one."
+    )
     static let credentialUseConflict = Self(
         .credentialUseConflict,
         .conflict,

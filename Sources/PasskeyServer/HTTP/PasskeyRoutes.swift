@@ -222,8 +222,14 @@ public enum PasskeyRoutes {
                 .post,
                 "/v1/client/authentications/{biometricPasskeySessionId}/options",
                 .flow(.authentication, id: "biometricPasskeySessionId", a)
-            ) { _, _, flow in
-                JSONBody.response(try await s.signIn.options(for: flow))
+            ) { request, call, flow in
+                JSONBody.response(
+                    try await s.signIn.options(
+                        for: flow,
+                        held: try await call.body(AuthenticationOptionsRequest.self, request, empty: .none),
+                        by: call.caller
+                    )
+                )
             },
             Route.client(
                 .post,

@@ -147,6 +147,103 @@ struct PhoneSignInTests {
         }
     }
 
+    @Test(
+        "a phone that names its passkeys, all of a site account, is refused at the options: nothing is signed, the handoff is rejected with DEMO_ACCOUNT_REQUIRED"
+    )
+    func siteAccountRefusedBeforeSigning() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            let web = WebClient(api)
+            var phone = TestAuthenticator()
+            let site = try await api.enroll("alice", authenticator: &phone)
+            try await web.get("/")
+            let handoff = try await web.post("/demo/sign-in/phone").expect(.created, PhoneSignIn.self)
+            let resumed = try await api.resume(handoff.handoffToken).expect(.ok, ResumedHandoff.self)
+            _ = try await api.confirm(resumed, code: handoff.verificationCode).expect(.ok, JSONValue.self)
+
+            let options = try await api.client(
+                .post,
+                Path.authenticationOptions(resumed.biometricPasskeySessionId),
+                token: resumed.clientToken,
+                body: ["credentialIds": [site.credentialId]]
+            )
+            expectError(options, "DEMO_ACCOUNT_REQUIRED", .forbidden)
+            let status = try await api.client(
+                .get,
+                "/v1/client/cross-platform/\(handoff.crossPlatformSessionId)/status",
+                token: handoff.pollToken
+            ).json().object
+            #expect(status?["status"]?.string == "rejected")
+            #expect(status?["code"]?.string == "DEMO_ACCOUNT_REQUIRED")
+            // No challenge was issued: the phone has nothing it could sign.
+            let again = try await api.client(
+                .post,
+                Path.authenticationOptions(resumed.biometricPasskeySessionId),
+                token: resumed.clientToken
+            )
+            #expect(again.status.code >= 400 && again.status.code < 500, "\(again)")
+        }
+    }
+
+    @Test(
+        "a phone's named passkeys narrow the demo's options to its demo accounts'; unknown or malformed ids, too many, are refused with their codes"
+    )
+    func heldPasskeysNarrowTheOptions() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            let web = WebClient(api)
+            // The phone holds two passkeys: one of a site account, one of a demo account.
+            var sitePasskey = TestAuthenticator()
+            var phone = TestAuthenticator()
+            let site = try await api.enroll("alice", authenticator: &sitePasskey)
+            let demo = try await DemoTests.signUp("bea", web, &phone)
+            try await web.get("/account")
+            _ = try await web.submit("/sign-out")
+            try await web.get("/")
+            let handoff = try await web.post("/demo/sign-in/phone").expect(.created, PhoneSignIn.self)
+            let resumed = try await api.resume(handoff.handoffToken).expect(.ok, ResumedHandoff.self)
+            _ = try await api.confirm(resumed, code: handoff.verificationCode).expect(.ok, JSONValue.self)
+            let path = Path.authenticationOptions(resumed.biometricPasskeySessionId)
+
+            let unknown = Base64URL.encode(Array(repeating: 7, count: 16))
+            expectError(
+                try await api.client(.post, path, token: resumed.clientToken, body: ["credentialIds": [unknown]]),
+                "CREDENTIAL_NOT_FOUND",
+                .notFound
+            )
+            expectError(
+                try await api.client(
+                    .post,
+                    path,
+                    token: resumed.clientToken,
+                    body: ["credentialIds": ["not base64url!"]]
+                ),
+                "INVALID_REQUEST",
+                .badRequest
+            )
+            expectError(
+                try await api.client(
+                    .post,
+                    path,
+                    token: resumed.clientToken,
+                    body: ["credentialIds": Array(repeating: unknown, count: 65)]
+                ),
+                "INVALID_REQUEST",
+                .badRequest
+            )
+            let options = try await api.client(
+                .post,
+                path,
+                token: resumed.clientToken,
+                body: ["credentialIds": [site.credentialId, unknown, demo]]
+            ).expect(.ok, Options<PublicKeyCredentialRequestOptionsJSON>.self).publicKey
+            #expect(options.allowCredentials?.map(\.id.base64URL) == [demo])
+            let completed = try await api.completeSignIn(resumed.session, api.assertion(options, authenticator: &phone))
+            #expect(completed.status == .ok, "\(completed)")
+            #expect(try await api.handoffStatus(handoff.handoff) == "approved")
+        }
+    }
+
     @Test("GET /approve: the page and its script, under the pages' policy (no inline script), without a token in it")
     func approvePage() async throws {
         let server = try TestServer()

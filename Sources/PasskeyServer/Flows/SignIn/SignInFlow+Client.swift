@@ -7,9 +7,12 @@ import WebAuthn
 /// Flow 2 of DESIGN §3, the client's part: the options for the authenticator, and the assertion verified and
 /// recorded.
 extension SignInFlow {
-    /// The request options of `flow`, with a new challenge (a step-up's: one, bound to its transaction).
+    /// The request options of `flow`, with a new challenge (a step-up's: one, bound to its transaction); narrowed to
+    /// the passkeys the device says it `held`, when it says (see ``AuthenticationOptionsRequest``).
     func options(
-        for flow: FlowRecord
+        for flow: FlowRecord,
+        held: AuthenticationOptionsRequest = .none,
+        by caller: Caller
     ) async throws(APIError) -> PublicKeyOptionsResponse<PublicKeyCredentialRequestOptionsJSON> {
         var state = try decodePayload(AuthenticationState.self, from: flow)
         if let id = state.crossPlatformSessionId { _ = try await handoff.requireConfirmed(id: id) }
@@ -19,16 +22,21 @@ extension SignInFlow {
                 notStarted: .workflowNotStarted
             )
         }
-        var allowed: [PublicKeyCredentialDescriptorJSON] = []
+        var credentials: [CredentialRecordRow] = []
         if let userID = flow.userID {
-            allowed = try await storage { try await store.credentials(userID: userID) }.filter { $0.status == .active }
-                .map {
-                    PublicKeyCredentialDescriptorJSON(
-                        id: Base64URLBytes($0.id),
-                        transports: $0.transports.map(AuthenticatorTransport.init(rawValue:))
-                    )
-                }
-            guard !allowed.isEmpty else { throw APIError.noActiveCredentials }
+            credentials = try await storage { try await store.credentials(userID: userID) }.filter {
+                $0.status == .active
+            }
+            guard !credentials.isEmpty else { throw APIError.noActiveCredentials }
+        }
+        if let ids = held.credentialIds {
+            credentials = try await heldCredentials(ids, for: flow, state: state, by: caller)
+        }
+        let allowed = credentials.map {
+            PublicKeyCredentialDescriptorJSON(
+                id: Base64URLBytes($0.id),
+                transports: $0.transports.map(AuthenticatorTransport.init(rawValue:))
+            )
         }
         // A handed-off session's first options are the phone's.
         let first: FlowStatus = state.crossPlatformSessionId == nil ? .created : .handedOff
@@ -274,49 +282,5 @@ extension SignInFlow {
         case .flowNotUpdated:
             throw APIError.invalidOrExpiredSession
         }
-    }
-
-    /// The demo's sign-in is completed only by a passkey of an account the demo made: another account's is refused
-    /// before anything is verified or recorded, the sign-in fails and its handoff (if any) is rejected, so the phone
-    /// and the first device both say why (`DEMO_ACCOUNT_REQUIRED`) and nothing is approved.
-    private func refuseSiteAccount(
-        _ flow: FlowRecord,
-        state: AuthenticationState,
-        credentialID: [UInt8],
-        by caller: Caller
-    ) async throws(APIError) {
-        guard let found = try await storage({ try await store.credentialWithOwner(id: credentialID) }),
-            !found.owner.isDemoAccount
-        else { return }
-        var refused = state
-        refused.refusal = APIError.demoAccountsOnly.code.rawValue
-        let payload = try Self.encodePayload(refused)
-        let time = now()
-        _ = try await storage {
-            try await store.updateFlow(
-                id: flow.id,
-                expectedStatuses: [.optionsIssued, .verifying],
-                at: time,
-                update: FlowUpdate(status: .failed, clearChallenge: true, payload: payload)
-            )
-        }
-        if let id = state.crossPlatformSessionId {
-            _ = try await storage {
-                try await store.updateCrossPlatformSession(
-                    id: id,
-                    from: [.claimed, .confirmed],
-                    to: .rejected,
-                    at: time
-                )
-            }
-        }
-        await audit(
-            .authenticationFailed,
-            by: caller,
-            userID: found.owner.id,
-            subject: flow.id,
-            details: ["code": APIError.demoAccountsOnly.code.rawValue]
-        )
-        throw APIError.demoAccountsOnly
     }
 }

@@ -62,6 +62,18 @@ struct CompleteAuthenticationResponse: Encodable, Sendable {
     let expiresAt: Date
 }
 
+/// `POST /v1/client/authentications/{id}/options`, whose body is optional: a device that can list every passkey it
+/// holds for this relying party may name them, and the options then allow only those of them that can complete this
+/// sign-in — or the sign-in is refused before the device is asked to sign (`DEMO_ACCOUNT_REQUIRED` when they belong
+/// to accounts the demo does not sign in; `CREDENTIAL_NOT_FOUND` when none is registered here for it).
+struct AuthenticationOptionsRequest: Decodable, Sendable {
+    /// The base64url ids of the passkeys the device holds; at most ``limit``.
+    var credentialIds: [String]?
+
+    static let none = Self(credentialIds: nil)
+    static let limit = 64
+}
+
 /// `POST /v1/authentications/{id}/redeem`
 struct RedeemRequest: Decodable, Sendable {
     let resultToken: String

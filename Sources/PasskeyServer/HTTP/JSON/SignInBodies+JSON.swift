@@ -41,6 +41,13 @@ extension CompleteAuthenticationRequest: FastJSONDecodable {
     }
 }
 
+extension AuthenticationOptionsRequest: FastJSONDecodable {
+    init?(fastJSON json: FastJSON, members: [FastJSON.Member]) {
+        guard let credentialIds = json.optionalStrings("credentialIds", in: members) else { return nil }
+        self.init(credentialIds: credentialIds)
+    }
+}
+
 extension RedeemRequest: FastJSONDecodable {
     init?(fastJSON json: FastJSON, members: [FastJSON.Member]) {
         guard let resultToken = json.requiredString("resultToken", in: members) else { return nil }
