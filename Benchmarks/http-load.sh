@@ -23,6 +23,9 @@
 #                                     golang-github-mattn-go-sqlite3-dev when missing and builds the peer offline
 #   --rounds N                        measure each kind and level N times (default 1); with --peer the two servers
 #                                     alternate, ours first in odd rounds and the peer first in even ones
+#   --webhook none|down               none (default): no webhook endpoint; down: one endpoint subscribed to every
+#                                     event at a loopback port nothing listens on, so each ceremony writes its
+#                                     outbox rows and the server keeps failing and retrying their deliveries
 #
 # It builds `passkeys` and `CeremonyLoad` in release mode (in Benchmarks/.build), starts `passkeys serve` on
 # 127.0.0.1 with a fresh SQLite file in a temporary folder, runs CeremonyLoad for each kind and concurrency
@@ -50,6 +53,7 @@ server_binary=""
 tag=""
 peer=0
 rounds=1
+webhook=none
 while [ $# -gt 0 ]; do
     case "$1" in
         --stores) stores=$2; shift 2 ;;
@@ -67,6 +71,7 @@ while [ $# -gt 0 ]; do
         --tag) tag=" ($2)"; shift 2 ;;
         --peer) peer=1; shift ;;
         --rounds) rounds=$2; shift 2 ;;
+        --webhook) webhook=$2; shift 2 ;;
         -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "http-load.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -75,6 +80,7 @@ done
 note() { echo "http-load.sh: $*" >&2; }
 
 case "$rounds" in '' | *[!0-9]* | 0) note "--rounds takes a positive number"; exit 2 ;; esac
+case "$webhook" in none | down) ;; *) note "--webhook takes none or down"; exit 2 ;; esac
 
 # The peer is built from Debian's packages alone, without the Go module proxy: GOPATH mode over the sources that
 # Debian's golang-*-dev packages install in /usr/share/gocode.
@@ -159,9 +165,16 @@ trap 'exit 130' INT TERM
 api_key=bench-$(od -An -N 16 -tx1 /dev/urandom | tr -d ' \n')
 # The client API's per-IP rate limit would stop one load generator on 127.0.0.1 at once: the largest values the
 # server accepts (1,000,000 client requests a minute is more than 16,000 a second).
-cat >"$work/config.json" <<'EOF'
-{ "limits": { "clientRequestsPerMinute": 1000000, "failedAssertionsPerIP": 1000000, "failedAssertionsPerCredential": 10000 } }
-EOF
+limits='"limits": { "clientRequestsPerMinute": 1000000, "failedAssertionsPerIP": 1000000, "failedAssertionsPerCredential": 10000 }'
+if [ "$webhook" = down ]; then
+    # Port 9 (discard) on loopback: nothing listens there, so every delivery is refused at once and retried later.
+    secret=whsec_$(head -c 32 /dev/urandom | base64 | tr -d '\n')
+    endpoint="{ \"name\": \"down\", \"url\": \"http://127.0.0.1:9/events\", \"secret\": \"$secret\", \"events\": [\"*\"] }"
+    echo "{ $limits, \"webhooks\": { \"endpoints\": [ $endpoint ] } }" >"$work/config.json"
+    tag="$tag (webhook endpoint down)"
+else
+    echo "{ $limits }" >"$work/config.json"
+fi
 
 free_port() {
     local port=18080
