@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Iterator
 
 import pytest
+import yaml
+from jsonschema import Draft202012Validator
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from conftest import LiveServer, enroll, new_user_id
@@ -65,6 +68,18 @@ def receiver() -> Iterator[Receiver]:
     thread.start()
     yield receiver
     server.shutdown()
+
+
+def documented_webhook() -> tuple[Draft202012Validator, dict[str, str]]:
+    """The event schema and the header patterns that docs/openapi.yaml's `webhooks` section documents."""
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "openapi.yaml")
+    with open(path, encoding="utf-8") as file:
+        document = yaml.safe_load(file)
+    text = json.dumps(document["components"]["schemas"]).replace("#/components/schemas/", "#/$defs/")
+    schema = {"$defs": json.loads(text), "$ref": "#/$defs/WebhookEvent"}
+    operation = document["webhooks"]["passkeysEvent"]["post"]
+    patterns = {p["name"]: p["schema"]["pattern"] for p in operation["parameters"] if p["in"] == "header"}
+    return Draft202012Validator(schema), patterns
 
 
 def wait_for(receiver: Receiver, user_id: str, types: set[str], seconds: float = 30) -> list[dict[str, Any]]:
@@ -119,6 +134,23 @@ def test_every_delivery_verifies_with_the_reference_library(server: LiveServer, 
         for secret in (token, completed.json()["resultToken"], options.json()["publicKey"]["challenge"]):
             assert secret not in text
     assert len({e["headers"]["webhook-id"] for e in events}) == len(events), "each event delivered once"
+
+
+def test_every_delivery_is_what_the_openapi_document_says(receiver: Receiver) -> None:
+    """Every delivery the other tests caused (events of five types at least) against docs/openapi.yaml's `webhooks`:
+    the body against `WebhookEvent` (with the members each type requires), the headers against their patterns."""
+    validator, patterns = documented_webhook()
+    with receiver.lock:
+        deliveries = list(receiver.deliveries)
+    assert len({d["payload"]["type"] for d in deliveries}) >= 5, deliveries
+    for delivery in deliveries:
+        errors = [error.message for error in validator.iter_errors(delivery["payload"])]
+        assert not errors, (delivery["payload"], errors)
+        for name, pattern in patterns.items():
+            assert re.fullmatch(pattern, delivery["headers"][name]), (name, delivery["headers"][name])
+    # The schema refuses what no event is: a delivery's check could fail.
+    wrong = dict(deliveries[0]["payload"], type="passkey.renamed", data={"userId": "u"})
+    assert list(validator.iter_errors(wrong))
 
 
 def test_a_tampered_delivery_is_refused_by_the_reference_library(receiver: Receiver) -> None:

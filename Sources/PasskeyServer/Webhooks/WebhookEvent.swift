@@ -57,7 +57,7 @@ struct WebhookEvent: Sendable, Equatable {
             return [
                 WebhookEvent(
                     .identityVerificationDecided,
-                    data.subject("workflowRunId").with(details, ["decision", "faceMatch", "purpose"])
+                    data.subject("workflowRunId").with(details, ["decision", "faceMatch"])
                 )
             ]
         case .recoveryCreated:

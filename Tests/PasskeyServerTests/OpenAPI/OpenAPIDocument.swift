@@ -39,6 +39,9 @@ struct OpenAPIDocument: Sendable {
     let operations: [Operation]
     /// The values of `components/schemas/ErrorCode/enum`, in document order.
     let errorCodes: [String]
+    /// The values of `components/schemas/WebhookEventType/enum`, and the `type` of each variant of `WebhookEvent`.
+    let webhookEventTypes: [String]
+    let webhookEventVariants: [String]
 
     init(text: String) throws {
         guard let root = try Yams.compose(yaml: text), let paths = root["paths"]?.mapping else {
@@ -70,6 +73,11 @@ struct OpenAPIDocument: Sendable {
         guard !errorCodes.isEmpty else {
             throw ReadError(description: "no components/schemas/ErrorCode/enum")
         }
+        let schemas = root["components"]?["schemas"]
+        webhookEventTypes = schemas?["WebhookEventType"]?["enum"]?.sequence?.compactMap(\.string) ?? []
+        webhookEventVariants =
+            schemas?["WebhookEvent"]?["oneOf"]?.sequence?.compactMap { $0["properties"]?["type"]?["const"]?.string }
+            ?? []
     }
 
     /// `security: []` is open; otherwise exactly one requirement, `apiKey`, `clientToken` or `pollToken`. Nil when not

@@ -150,6 +150,14 @@ struct OpenAPIDocumentTests {
         }
     }
 
+    @Test("The webhooks section documents every event type the server sends, each with the members it requires")
+    func webhookEventTypesAreDocumented() throws {
+        let document = try OpenAPIDocument.load()
+        let sent = WebhookEventType.all.map(\.rawValue)
+        #expect(document.webhookEventTypes == sent)
+        #expect(document.webhookEventVariants == sent)
+    }
+
     @Test("The ErrorCode enum lists exactly the codes of APIError.all")
     func errorCodesAreDocumented() throws {
         let document = try OpenAPIDocument.load()
