@@ -62,7 +62,8 @@ extension PostgresPasskeyStore: SessionTokenStore {
         for row in try await rows(
             """
             SELECT \(unescaped: Columns.list(Columns.signingKey)) FROM session_signing_keys
-            WHERE is_current OR published_until > \(time) ORDER BY created_at DESC, id COLLATE "C" DESC
+            WHERE is_current OR published_until > \(time)
+            ORDER BY is_current IS NULL, created_at DESC, id COLLATE "C" DESC
             """,
             doing: "list the published signing keys"
         ) {
@@ -158,13 +159,14 @@ extension PostgresPasskeyStore: SessionTokenStore {
     public func revokeRefreshTokenFamily(
         tokenHash hash: [UInt8],
         at time: Date
-    ) async throws(StoreError) -> RefreshTokenFamily? {
+    ) async throws(StoreError) -> (family: RefreshTokenFamily, revokedNow: Bool)? {
         try await transaction(doing: "revoke the token session") { connection in
-            try await connection.rows(
+            let revoked = try await connection.rows(
                 """
                 UPDATE refresh_token_families SET revoked_at = \(time), revocation = 'revoked'
                 WHERE revoked_at IS NULL
                     AND id = (SELECT family_id FROM refresh_tokens WHERE token_hash = \(hash.bytea))
+                RETURNING id
                 """
             )
             return try await connection.rows(
@@ -172,7 +174,7 @@ extension PostgresPasskeyStore: SessionTokenStore {
                 SELECT \(unescaped: Columns.list(Columns.refreshTokenFamily)) FROM refresh_token_families
                 WHERE id = (SELECT family_id FROM refresh_tokens WHERE token_hash = \(hash.bytea))
                 """
-            ).first.map { row throws(StoreError) in try RefreshTokenFamily(row) }
+            ).first.map { row throws(StoreError) in (try RefreshTokenFamily(row), !revoked.isEmpty) }
         }
     }
 

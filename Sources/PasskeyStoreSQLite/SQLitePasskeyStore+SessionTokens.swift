@@ -53,7 +53,7 @@ extension SQLitePasskeyStore: SessionTokenStore {
             try db.rows(
                 """
                 SELECT \(SigningKeyRows.columns) FROM session_signing_keys
-                WHERE is_current = 1 OR published_until > ? ORDER BY created_at DESC, id DESC
+                WHERE is_current = 1 OR published_until > ? ORDER BY is_current IS NULL, created_at DESC, id DESC
                 """,
                 [Bind.date(time)]
             ).map(SigningKeyRows.decode)
@@ -137,12 +137,13 @@ extension SQLitePasskeyStore: SessionTokenStore {
     public func revokeRefreshTokenFamily(
         tokenHash hash: [UInt8],
         at time: Date
-    ) async throws(StoreError) -> RefreshTokenFamily? {
+    ) async throws(StoreError) -> (family: RefreshTokenFamily, revokedNow: Bool)? {
         try await connection.session { db in
-            try db.execute(
+            let revoked = try db.rows(
                 """
                 UPDATE refresh_token_families SET revoked_at = ?2, revocation = 'revoked'
                 WHERE revoked_at IS NULL AND id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?1)
+                RETURNING id
                 """,
                 [Bind.bytes(hash), Bind.date(time)]
             )
@@ -152,7 +153,7 @@ extension SQLitePasskeyStore: SessionTokenStore {
                 WHERE id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?)
                 """,
                 [Bind.bytes(hash)]
-            ).first.map(FamilyRows.decode)
+            ).first.map { row throws(StoreError) in (try FamilyRows.decode(row), !revoked.isEmpty) }
         }
     }
 

@@ -31,7 +31,11 @@ extension MemoryPasskeyStore: SessionTokenStore {
     }
 
     public func publishedSigningKeys(at time: Date) -> [SessionSigningKey] {
-        sessionSigningKeys.filter { $0.isPublished(at: time) }.reversed()
+        let published = sessionSigningKeys.filter { $0.isPublished(at: time) }.sorted { first, second in
+            if first.createdAt != second.createdAt { return first.createdAt > second.createdAt }
+            return second.id.utf8.lexicographicallyPrecedes(first.id.utf8)
+        }
+        return published.filter(\.isCurrent) + published.filter { !$0.isCurrent }
     }
 
     public func createRefreshTokenFamily(
@@ -81,16 +85,18 @@ extension MemoryPasskeyStore: SessionTokenStore {
         return .rotated(family, nextExpiresAt: expiry)
     }
 
-    public func revokeRefreshTokenFamily(tokenHash hash: [UInt8], at time: Date) -> RefreshTokenFamily? {
+    public func revokeRefreshTokenFamily(
+        tokenHash hash: [UInt8],
+        at time: Date
+    ) -> (family: RefreshTokenFamily, revokedNow: Bool)? {
         guard let token = refreshTokensByHash[hash], var family = refreshTokenFamiliesByID[token.familyID] else {
             return nil
         }
-        if family.revokedAt == nil {
-            family.revokedAt = time
-            family.revocation = .revoked
-            refreshTokenFamiliesByID[family.id] = family
-        }
-        return family
+        guard family.revokedAt == nil else { return (family, false) }
+        family.revokedAt = time
+        family.revocation = .revoked
+        refreshTokenFamiliesByID[family.id] = family
+        return (family, true)
     }
 
     public func refreshTokenFamilies(userID: String) -> [RefreshTokenFamily] {

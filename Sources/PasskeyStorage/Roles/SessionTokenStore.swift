@@ -13,7 +13,8 @@ public protocol SessionTokenStore: Sendable {
         to key: SessionSigningKey,
         retiredKeyPublishedUntil: Date
     ) async throws(StoreError) -> SessionSigningKey?
-    /// The keys published at `time` (``SessionSigningKey/isPublished(at:)``), newest first.
+    /// The keys published at `time` (``SessionSigningKey/isPublished(at:)``): the current key first, then the retired
+    /// ones, newest first (by `createdAt`, then in descending byte order of their ids).
     func publishedSigningKeys(at time: Date) async throws(StoreError) -> [SessionSigningKey]
 
     /// Starts a family with its first token. Refused, changing nothing, with `.notFound` when `family.userID` names
@@ -33,8 +34,11 @@ public protocol SessionTokenStore: Sendable {
     ) async throws(StoreError) -> RefreshTokenRotation
     /// Revokes the family of the token whose SHA-256 is `hash` (used or not, expired or not) at `time`, with
     /// ``RefreshTokenFamily/Revocation/revoked``; a family revoked already keeps its first revocation. Returns the
-    /// family as it is now; nil when no token has this hash.
-    func revokeRefreshTokenFamily(tokenHash hash: [UInt8], at time: Date) async throws(StoreError) -> RefreshTokenFamily?
+    /// family as it is now, and whether this call revoked it; nil when no token has this hash.
+    func revokeRefreshTokenFamily(
+        tokenHash hash: [UInt8],
+        at time: Date
+    ) async throws(StoreError) -> (family: RefreshTokenFamily, revokedNow: Bool)?
     /// The user's families, revoked or not, newest first (by `createdAt`, then by id).
     func refreshTokenFamilies(userID: String) async throws(StoreError) -> [RefreshTokenFamily]
 }

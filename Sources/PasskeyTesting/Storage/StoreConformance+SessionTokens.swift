@@ -103,7 +103,8 @@ extension StoreConformance {
             let first = try await store.revokeRefreshTokenFamily(tokenHash: session.tokenHash, at: Fixture.now + 5)
             let second = try await store.revokeRefreshTokenFamily(tokenHash: session.tokenHash, at: Fixture.now + 9)
             try require(
-                first?.revocation == .revoked && first?.revokedAt == Fixture.now + 5 && second == first,
+                first?.family.revocation == .revoked && first?.family.revokedAt == Fixture.now + 5
+                    && first?.revokedNow == true && second?.revokedNow == false && second?.family == first?.family,
                 "the first revocation must stay: \(String(describing: first)), \(String(describing: second))"
             )
             let after = try await store.rotateRefreshToken(
@@ -173,15 +174,25 @@ extension StoreConformance {
             )
             let current = try await store.currentSigningKey(creatingIfNone: Fixture.signingKey(at: Fixture.now + 101))
             try require(current == second, "the new key must be current: \(current.id)")
+            // A key made at the same time as the current one is listed after it: the current key comes first.
+            let third = Fixture.signingKey(at: Fixture.now + 100)
+            _ = try await store.rotateSigningKey(to: third, retiredKeyPublishedUntil: Fixture.now + 500)
+            let ordered = try await store.publishedSigningKeys(at: Fixture.now + 101)
+            try require(
+                ordered.map(\.id) == [third.id, second.id, first.id],
+                "the current key first, then the newest: \(ordered.map(\.id))"
+            )
             let both = try await store.publishedSigningKeys(at: Fixture.now + 999)
-            try require(both.map(\.id) == [second.id, first.id], "both keys are published: \(both.map(\.id))")
+            try require(both.map(\.id) == [third.id, first.id], "two keys are published: \(both.map(\.id))")
             let one = try await store.publishedSigningKeys(at: Fixture.now + 1000)
-            try require(one.map(\.id) == [second.id], "the old key's tokens have expired: \(one.map(\.id))")
+            try require(one.map(\.id) == [third.id], "the old keys' tokens have expired: \(one.map(\.id))")
             let report = try await store.purge(before: Fixture.now + 1001, auditBefore: nil, limit: 10)
-            try require(report == PurgeReport(signingKeys: 1), "the retired key is purged: \(report)")
+            try require(report == PurgeReport(signingKeys: 2), "the retired keys are purged: \(report)")
             try await requireStoreError(.duplicate) {
-                _ = try await store.rotateSigningKey(to: second, retiredKeyPublishedUntil: Fixture.now + 2000)
+                _ = try await store.rotateSigningKey(to: third, retiredKeyPublishedUntil: Fixture.now + 2000)
             }
+            let kept = try await store.publishedSigningKeys(at: Fixture.now + 1001)
+            try require(kept.map(\.id) == [third.id], "a refused rotation changes nothing: \(kept.map(\.id))")
         },
         StoreConformanceCheck("families past their absolute lifetime are purged with their tokens") { store in
             let old = try await TokenSessionFixture.make(in: store, familyLifetime: 100)
@@ -191,7 +202,7 @@ extension StoreConformance {
             let gone = try await store.revokeRefreshTokenFamily(tokenHash: old.tokenHash, at: Fixture.now + 201)
             try require(gone == nil, "the purged family's token must be unknown")
             let kept = try await store.revokeRefreshTokenFamily(tokenHash: live.tokenHash, at: Fixture.now + 201)
-            try require(kept?.id == live.family.id, "the live family must stay")
+            try require(kept?.family.id == live.family.id, "the live family must stay")
         },
     ]
 }

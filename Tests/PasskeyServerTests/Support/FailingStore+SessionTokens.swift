@@ -35,7 +35,10 @@ extension FailingStore {
         return try await base.rotateRefreshToken(hash: hash, nextHash: nextHash, nextExpiresAt: nextExpiresAt, at: time)
     }
 
-    func revokeRefreshTokenFamily(tokenHash hash: [UInt8], at time: Date) async throws(StoreError) -> RefreshTokenFamily? {
+    func revokeRefreshTokenFamily(
+        tokenHash hash: [UInt8],
+        at time: Date
+    ) async throws(StoreError) -> (family: RefreshTokenFamily, revokedNow: Bool)? {
         try check()
         return await base.revokeRefreshTokenFamily(tokenHash: hash, at: time)
     }
