@@ -43,8 +43,10 @@ extension CompleteAuthenticationRequest: FastJSONDecodable {
 
 extension RedeemRequest: FastJSONDecodable {
     init?(fastJSON json: FastJSON, members: [FastJSON.Member]) {
-        guard let resultToken = json.requiredString("resultToken", in: members) else { return nil }
-        self.init(resultToken: resultToken)
+        guard let resultToken = json.requiredString("resultToken", in: members),
+            let issueSession = json.optionalBool("issueSession", in: members)
+        else { return nil }
+        self.init(resultToken: resultToken, issueSession: issueSession)
     }
 }
 
@@ -176,6 +178,7 @@ extension AuthenticationResult: JSONWritable, FastJSONDecodable {
             writer.member("credentialId", credentialId)
             writer.member("identityVerification", identityVerification)
             writer.member("mode", mode.rawValue)
+            writer.member("session", session)
             writer.member("transaction", transaction)
             writer.member("userId", userId)
             writer.member("userVerified", userVerified)
@@ -199,6 +202,18 @@ extension AuthenticationResult.IdentityVerificationOutcome: JSONWritable, FastJS
             writer.member("faceMatch", faceMatch)
             writer.member("simulated", simulated)
             writer.member("workflowRunId", workflowRunId)
+        }
+    }
+}
+
+extension IssuedSession: JSONWritable {
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.member("accessToken", accessToken)
+            writer.member("expiresIn", expiresIn)
+            writer.member("refreshExpiresIn", refreshExpiresIn)
+            writer.member("refreshToken", refreshToken)
+            writer.member("tokenType", tokenType)
         }
     }
 }
