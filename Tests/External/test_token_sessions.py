@@ -31,7 +31,7 @@ def signed_in_session(server: LiveServer, enrolled: Enrolled) -> dict[str, Any]:
     assert redeemed.status_code == 200, redeemed.text
     session = redeemed.json()["session"]
     assert session["tokenType"] == "Bearer"
-    assert session["refreshToken"].startswith("pkr_")
+    assert session["refreshToken"].startswith("pks_")
     return session
 
 

@@ -22,7 +22,7 @@ struct TokenSessionTests {
             #expect(tokens.tokenType == "Bearer")
             #expect(tokens.expiresIn == 600)
             #expect(tokens.refreshExpiresIn == 30 * 86_400)
-            #expect(tokens.refreshToken.hasPrefix("pkr_"))
+            #expect(tokens.refreshToken.hasPrefix("pks_"))
 
             let keys = try await api.send(.get, "/.well-known/jwks.json")
             #expect(keys.headers[.cacheControl] == "public, max-age=300")
@@ -144,7 +144,7 @@ struct TokenSessionTests {
                 #expect(answer.text == #"{"revoked":true}"#)
             }
             expectError(try await api.refreshSession(tokens.refreshToken), "SESSION_REVOKED", .unauthorized)
-            expectError(try await api.revokeSession("pkr_unknown"), "REFRESH_TOKEN_INVALID", .unauthorized)
+            expectError(try await api.revokeSession("pks_unknown"), "REFRESH_TOKEN_INVALID", .unauthorized)
             let actions = try await api.auditEvents().events.map(\.action)
             #expect(actions.filter { $0 == "session.revoked" }.count == 1)
         }
@@ -203,7 +203,7 @@ struct TokenSessionTests {
             (#"{"refreshToken":42}"#, "INVALID_REQUEST", .badRequest),
             ("not json", "INVALID_REQUEST", .badRequest),
             (#"{"refreshToken":"\#(String(repeating: "a", count: 129))"}"#, "INVALID_REQUEST", .badRequest),
-            (#"{"refreshToken":"pkr_AAAA"}"#, "REFRESH_TOKEN_INVALID", .unauthorized),
+            (#"{"refreshToken":"pks_AAAA"}"#, "REFRESH_TOKEN_INVALID", .unauthorized),
         ]
     )
     func badInput(body: String, code: String, status: HTTPResponse.Status) async throws {
@@ -211,6 +211,18 @@ struct TokenSessionTests {
             for path in ["/v1/sessions/refresh", "/v1/sessions/revoke"] {
                 expectError(try await api.send(.post, path, body: Array(body.utf8)), code, status)
             }
+        }
+    }
+
+    @Test("refreshes count against the client address's request limit")
+    func refreshesAreRateLimited() async throws {
+        try await StoreKind.sqlite.withLiveServer(configure: { $0.limits.clientRequestsPerMinute = 2 }) { _, api in
+            for _ in 0..<2 {
+                expectError(try await api.refreshSession("pks_unknown"), "REFRESH_TOKEN_INVALID", .unauthorized)
+            }
+            let limited = try await api.revokeSession("pks_unknown")
+            expectError(limited, "RATE_LIMITED", .tooManyRequests, retryable: true)
+            #expect(limited.headers[.retryAfter] != nil)
         }
     }
 

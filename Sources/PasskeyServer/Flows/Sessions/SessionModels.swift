@@ -9,7 +9,7 @@ struct IssuedSession: Codable, Sendable, Equatable {
     let tokenType: String
     /// Seconds until the access token expires.
     let expiresIn: Int
-    /// Opaque (`pkr_…`); exchanged at `POST /v1/sessions/refresh` for a new pair, once.
+    /// Opaque (`pks_…`); exchanged at `POST /v1/sessions/refresh` for a new pair, once.
     let refreshToken: String
     /// Seconds until the refresh token expires unused.
     let refreshExpiresIn: Int

@@ -11,9 +11,9 @@ import WebAuthn
 struct SessionsFlow: ServiceFlow {
     let context: FlowContext
 
-    /// A refresh token is `pkr_` and 43 base64url characters; anything longer is refused before it is hashed.
+    /// A refresh token is `pks_` and 43 base64url characters; anything longer is refused before it is hashed.
     static let maximumRefreshTokenLength = 128
-    static let refreshTokenPrefix = "pkr_"
+    static let refreshTokenPrefix = "pks_"
     /// How long after an access token's expiry its key stays published: servers' clocks differ, and a server may sign
     /// with a key read just before the key was rotated.
     static let publicationMargin: TimeInterval = 60
