@@ -17,13 +17,19 @@ struct TokenSessionSDKTests {
         func advance(by seconds: TimeInterval) { time.withLock { $0 += seconds } }
     }
 
-    /// Enrolls alice and signs her in; the backend redeems with a session: its tokens.
-    static func signedIn(_ server: LiveServer.Context) async throws -> SessionTokens {
+    /// A client whose authenticator holds alice's passkey.
+    static func enrolled(_ server: LiveServer.Context) async throws -> PasskeyClient {
         let client = try server.client(ScriptableAuthenticator())
         let attempt = try await server.backend.createRegistration(userId: "alice", userName: "alice", displayName: "Alice")
         _ = try await client.enroll(
             EnrollmentInput(registrationAttemptId: attempt.registrationAttemptId, clientToken: attempt.clientToken)
         )
+        return client
+    }
+
+    /// Enrolls alice and signs her in; the backend redeems with a session: its tokens.
+    static func signedIn(_ server: LiveServer.Context) async throws -> SessionTokens {
+        let client = try await enrolled(server)
         let session = try await server.backend.createAuthentication(userId: "alice")
         let result = try await client.authenticate(
             AuthenticationInput(sessionId: session.biometricPasskeySessionId, clientToken: session.clientToken)
@@ -86,6 +92,22 @@ struct TokenSessionSDKTests {
             #expect(results.count == 4)
             #expect(try await storage.load().map { stored in results.contains(stored) } == true)
             #expect(try await session.refresh().refreshToken != tokens.refreshToken)
+        }
+    }
+
+    @Test("the guide's example signs in with a token session whose access token the server issued")
+    func guideExample() async throws {
+        try await LiveServer.run { server in
+            let session = try await signInWithTokenSession(
+                client: try await Self.enrolled(server),
+                backend: server.backend,
+                serverBaseURL: server.baseURL,
+                storage: MemoryTokenSessionStorage(),
+                userId: "alice"
+            )
+            let token = try await session.accessToken()
+            #expect(token.split(separator: ".").count == 3)
+            #expect(try await session.isSignedIn)
         }
     }
 
