@@ -226,6 +226,27 @@ struct TokenSessionTests {
         }
     }
 
+    @Test("a refresh the database cannot serve is retryable and spends nothing")
+    func refreshWhileTheDatabaseFails() async throws {
+        let store = FailingStore()
+        let server = try TestServer(store: store)
+        try await server.withAPI { api in
+            var phone = TestAuthenticator()
+            try await api.enroll("ada", authenticator: &phone)
+            let tokens = try await api.signInWithSession(userID: "ada", authenticator: &phone)
+            store.fail(with: StoreError(.unavailable, "database is locked"))
+            expectError(
+                try await api.refreshSession(tokens.refreshToken),
+                "SERVICE_UNAVAILABLE",
+                .serviceUnavailable,
+                retryable: true
+            )
+            store.fail(with: nil)
+            let refreshed = try await api.refreshSession(tokens.refreshToken).expect(.ok, SessionTokens.self)
+            #expect(refreshed.refreshToken != tokens.refreshToken)
+        }
+    }
+
     @Test("a body over the size limit is refused before it is read")
     func oversizedBody() async throws {
         try await StoreKind.sqlite.withLiveServer { server, api in

@@ -21,6 +21,8 @@ struct SessionsFlow: ServiceFlow {
     /// Starts a token session for the user of a redeemed sign-in: its family in the store, its first tokens.
     func issue(for result: AuthenticationResult, flowID: String, by caller: Caller) async throws(APIError) -> IssuedSession {
         let time = now()
+        // The key first: once the family is stored, only signing (no I/O) is left to fail.
+        let key = try await currentKey(at: time)
         let family = RefreshTokenFamily(
             id: Secrets.identifier(prefix: "sf_"),
             userID: result.userId,
@@ -51,8 +53,9 @@ struct SessionsFlow: ServiceFlow {
         } catch {
             throw storageFailure(error)
         }
-        let session = try await session(
+        let session = try session(
             family,
+            signedWith: key,
             transactionDigest: result.transaction?.digest,
             refreshToken: refreshToken,
             refreshExpiresAt: refreshExpiry,
@@ -72,6 +75,9 @@ struct SessionsFlow: ServiceFlow {
     func refresh(_ request: SessionTokenRequest, by caller: Caller) async throws(APIError) -> IssuedSession {
         let presented = try Self.checked(request.refreshToken)
         let time = now()
+        // The key first: once the refresh token is spent, only signing (no I/O) is left to fail, so an answer is not
+        // lost to a database that went away between the two (the app would then present a spent token: a reuse).
+        let key = try await currentKey(at: time)
         let next = Secrets.token(prefix: Self.refreshTokenPrefix)
         let rotation = try await storage {
             try await store.rotateRefreshToken(
@@ -83,8 +89,9 @@ struct SessionsFlow: ServiceFlow {
         }
         switch rotation {
         case .rotated(let family, let nextExpiresAt):
-            let session = try await session(
+            let session = try session(
                 family,
+                signedWith: key,
                 transactionDigest: nil,
                 refreshToken: next,
                 refreshExpiresAt: nextExpiresAt,
@@ -152,11 +159,12 @@ struct SessionsFlow: ServiceFlow {
 
     private func session(
         _ family: RefreshTokenFamily,
+        signedWith key: SessionSigningKey,
         transactionDigest: String?,
         refreshToken: String,
         refreshExpiresAt: Date,
         at time: Date
-    ) async throws(APIError) -> IssuedSession {
+    ) throws(APIError) -> IssuedSession {
         let lifetime = configuration.sessions.accessTokenSeconds
         let issuedAt = Int(time.timeIntervalSince1970)
         let claims = AccessTokenClaims(
@@ -172,7 +180,6 @@ struct SessionsFlow: ServiceFlow {
             acr: family.assurance,
             txn: transactionDigest
         )
-        let key = try await currentKey(at: time)
         let token: String
         do {
             token = try key.sign(payload: try JSONBody.encode(claims), type: "at+jwt")
