@@ -20,7 +20,11 @@ struct TokenSessionSDKTests {
     /// A client whose authenticator holds alice's passkey.
     static func enrolled(_ server: LiveServer.Context) async throws -> PasskeyClient {
         let client = try server.client(ScriptableAuthenticator())
-        let attempt = try await server.backend.createRegistration(userId: "alice", userName: "alice", displayName: "Alice")
+        let attempt = try await server.backend.createRegistration(
+            userId: "alice",
+            userName: "alice",
+            displayName: "Alice"
+        )
         _ = try await client.enroll(
             EnrollmentInput(registrationAttemptId: attempt.registrationAttemptId, clientToken: attempt.clientToken)
         )

@@ -62,14 +62,20 @@ public struct KeychainTokenSessionStorage: TokenSessionStorage {
             status = SecItemAdd(add as CFDictionary, nil)
         }
         guard status == errSecSuccess else {
-            throw PasskeyError(.keyStoreUnavailable, "The keychain could not store the token session (OSStatus \(status)).")
+            throw PasskeyError(
+                .keyStoreUnavailable,
+                "The keychain could not store the token session (OSStatus \(status))."
+            )
         }
     }
 
     public func clear() async throws(PasskeyError) {
         let status = SecItemDelete(query as CFDictionary)
         guard status == errSecSuccess || status == errSecItemNotFound else {
-            throw PasskeyError(.keyStoreUnavailable, "The keychain could not remove the token session (OSStatus \(status)).")
+            throw PasskeyError(
+                .keyStoreUnavailable,
+                "The keychain could not remove the token session (OSStatus \(status))."
+            )
         }
     }
 }

@@ -25,7 +25,11 @@ public struct EncryptedFileTokenSessionStorage: TokenSessionStorage {
             guard let bytes = try AtomicFile.read(path, limit: Self.maximumSize) else { return nil }
             let plaintext: Data
             do {
-                plaintext = try AES.GCM.open(AES.GCM.SealedBox(combined: bytes), using: key, authenticating: Self.context)
+                plaintext = try AES.GCM.open(
+                    AES.GCM.SealedBox(combined: bytes),
+                    using: key,
+                    authenticating: Self.context
+                )
             } catch {
                 throw PasskeyError(
                     .keyStoreCorrupt,

@@ -74,7 +74,7 @@ public actor TokenSession {
         try await storage.clear()
         do {
             try await api.revokeSession(refreshToken: session.refreshToken)
-        } catch where error.serverCode.map(Self.endedCodes.contains) == true {
+        } catch  where error.serverCode.map(Self.endedCodes.contains) == true {
             // Over already.
         }
     }

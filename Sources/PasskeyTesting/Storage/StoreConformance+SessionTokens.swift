@@ -155,7 +155,9 @@ extension StoreConformance {
         StoreConformanceCheck("the first key is made once, however many ask at once") { store in
             let keys = try await withThrowingTaskGroup(of: SessionSigningKey.self) { group in
                 for _ in 0..<4 {
-                    group.addTask { try await store.currentSigningKey(creatingIfNone: Fixture.signingKey(at: Fixture.now)) }
+                    group.addTask {
+                        try await store.currentSigningKey(creatingIfNone: Fixture.signingKey(at: Fixture.now))
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }

@@ -12,7 +12,10 @@ import WebAuthn
 /// revokes its session.
 @Suite("Token sessions")
 struct TokenSessionTests {
-    @Test("a redemption with issueSession gets an access token that verifies against the published keys", arguments: StoreKind.available)
+    @Test(
+        "a redemption with issueSession gets an access token that verifies against the published keys",
+        arguments: StoreKind.available
+    )
     func issuedTokenVerifies(kind: StoreKind) async throws {
         try await kind.withLiveServer { server, api in
             var phone = TestAuthenticator()
@@ -82,7 +85,10 @@ struct TokenSessionTests {
         }
     }
 
-    @Test("refreshing rotates the refresh token; reusing an old one revokes the session", arguments: StoreKind.available)
+    @Test(
+        "refreshing rotates the refresh token; reusing an old one revokes the session",
+        arguments: StoreKind.available
+    )
     func refreshRotatesAndReuseRevokes(kind: StoreKind) async throws {
         try await kind.withLiveServer { server, api in
             var phone = TestAuthenticator()
@@ -107,9 +113,11 @@ struct TokenSessionTests {
             expectError(try await api.refreshSession(first.refreshToken), "REFRESH_TOKEN_REUSED", .unauthorized)
             expectError(try await api.refreshSession(third.refreshToken), "SESSION_REVOKED", .unauthorized)
             let actions = try await api.auditEvents().events.map(\.action)
-            #expect(actions.filter { $0.hasPrefix("session.") } == [
-                "session.issued", "session.refreshed", "session.refreshed", "session.reuse-detected",
-            ])
+            #expect(
+                actions.filter { $0.hasPrefix("session.") } == [
+                    "session.issued", "session.refreshed", "session.refreshed", "session.reuse-detected",
+                ]
+            )
         }
     }
 
@@ -204,6 +212,9 @@ struct TokenSessionTests {
             ("not json", "INVALID_REQUEST", .badRequest),
             (#"{"refreshToken":"\#(String(repeating: "a", count: 129))"}"#, "INVALID_REQUEST", .badRequest),
             (#"{"refreshToken":"pks_AAAA"}"#, "REFRESH_TOKEN_INVALID", .unauthorized),
+            // 128 characters of two bytes each: within the document's maxLength, which counts characters.
+            (#"{"refreshToken":"\#(String(repeating: "é", count: 128))"}"#, "REFRESH_TOKEN_INVALID", .unauthorized),
+            (#"{"refreshToken":"\#(String(repeating: "é", count: 129))"}"#, "INVALID_REQUEST", .badRequest),
         ]
     )
     func badInput(body: String, code: String, status: HTTPResponse.Status) async throws {
@@ -216,7 +227,8 @@ struct TokenSessionTests {
 
     @Test("refreshes count against the client address's request limit")
     func refreshesAreRateLimited() async throws {
-        try await StoreKind.sqlite.withLiveServer(configure: { $0.limits.clientRequestsPerMinute = 2 }) { _, api in
+        let limit: @Sendable (inout ServerConfiguration) -> Void = { $0.limits.clientRequestsPerMinute = 2 }
+        try await StoreKind.sqlite.withLiveServer(configure: limit) { _, api in
             for _ in 0..<2 {
                 expectError(try await api.refreshSession("pks_unknown"), "REFRESH_TOKEN_INVALID", .unauthorized)
             }

@@ -19,7 +19,11 @@ struct SessionsFlow: ServiceFlow {
     static let publicationMargin: TimeInterval = 60
 
     /// Starts a token session for the user of a redeemed sign-in: its family in the store, its first tokens.
-    func issue(for result: AuthenticationResult, flowID: String, by caller: Caller) async throws(APIError) -> IssuedSession {
+    func issue(
+        for result: AuthenticationResult,
+        flowID: String,
+        by caller: Caller
+    ) async throws(APIError) -> IssuedSession {
         let time = now()
         // The key first: once the family is stored, only signing (no I/O) is left to fail.
         let key = try await currentKey(at: time)
@@ -47,7 +51,7 @@ struct SessionsFlow: ServiceFlow {
                     expiresAt: refreshExpiry
                 )
             )
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             // The user was deleted between the redemption and now.
             throw APIError.notFound("No user \(result.userId).")
         } catch {
@@ -147,9 +151,10 @@ struct SessionsFlow: ServiceFlow {
     }
 
     /// The refresh token presented, checked for shape before it is looked up: `INVALID_REQUEST` when it is empty or
-    /// longer than any refresh token; any other text is simply unknown.
+    /// longer than any refresh token (counted in Unicode scalars, as the document's `maxLength` counts; hashing at
+    /// most 512 bytes); any other text is simply unknown.
     static func checked(_ token: String) throws(APIError) -> String {
-        guard !token.isEmpty, token.utf8.count <= maximumRefreshTokenLength else {
+        guard !token.isEmpty, token.unicodeScalars.count <= maximumRefreshTokenLength else {
             throw APIError.invalidRequest(
                 "refreshToken must be the refresh token the session was issued with (1 to \(maximumRefreshTokenLength) characters)."
             )
