@@ -238,6 +238,25 @@ struct TokenSessionTests {
         }
     }
 
+    @Test("the key made at start is the one published and used; a failing store at start only postpones it")
+    func keyAtStart() async throws {
+        try await StoreKind.sqlite.withLiveServer { server, api in
+            let kid = try #require(await server.service.prepareSessionSigningKey())
+            #expect(await server.service.prepareSessionSigningKey() == kid)
+            #expect(try await api.publishedKeys().keys.map(\.kid) == [kid])
+            var phone = TestAuthenticator()
+            try await api.enroll("ada", authenticator: &phone)
+            let tokens = try await api.signInWithSession(userID: "ada", authenticator: &phone)
+            #expect(try VerifiedToken(tokens.accessToken, keys: try await api.publishedKeys()).header.kid == kid)
+        }
+        let store = FailingStore()
+        let failing = try TestServer(store: store)
+        store.fail(with: StoreError(.unavailable, "database is locked"))
+        #expect(await failing.service.prepareSessionSigningKey() == nil)
+        store.fail(with: nil)
+        #expect(await failing.service.prepareSessionSigningKey() != nil)
+    }
+
     @Test("a refresh the database cannot serve is retryable and spends nothing")
     func refreshWhileTheDatabaseFails() async throws {
         let store = FailingStore()
