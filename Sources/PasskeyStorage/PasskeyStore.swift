@@ -4,7 +4,7 @@
 /// Each role is a protocol of its own, in `Roles/`, with the operations of one kind of record — ``UserStore``,
 /// ``CredentialStore``, ``FlowStore``, ``CeremonyStore`` (the writes that finish a flow with its credential),
 /// ``AuditStore``, ``LimitStore``, ``WebSessionStore``, ``WorkflowRunStore``, ``CrossPlatformSessionStore``,
-/// ``RecoveryStore``, ``IdempotencyStore``, ``WebhookOutboxStore`` — and two that span them all, ``StorePurging`` and ``StoreImport``. Each adapter implements a role
+/// ``RecoveryStore``, ``IdempotencyStore``, ``WebhookOutboxStore``, ``SessionTokenStore`` — and two that span them all, ``StorePurging`` and ``StoreImport``. Each adapter implements a role
 /// in one file (`SQLitePasskeyStore+Credentials.swift` is `extension SQLitePasskeyStore: CredentialStore`), and
 /// `PasskeyTesting.StoreConformance` has a suite of checks per role.
 ///
@@ -22,8 +22,9 @@
 /// that may still issue options or complete (``FlowStatus/inFlight``), their completed sign-ins whose result is not
 /// redeemed and their registrations whose credential is reserved become `.aborted` with their challenges cleared;
 /// their reserved credentials are deleted; their handoffs that may still go on
-/// (``CrossPlatformSessionRecord/Status/inFlight``) become `.rejected`; and their other open recovery attempts become
-/// `.cancelled` (deleting the user deletes all of these instead). A credential is never inserted for an `.aborted`
+/// (``CrossPlatformSessionRecord/Status/inFlight``) become `.rejected`; their other open recovery attempts become
+/// `.cancelled`; and their refresh-token families are revoked (``RefreshTokenFamily/Revocation/reset``), so no token
+/// session of theirs can be refreshed (deleting the user deletes all of these instead). A credential is never inserted for an `.aborted`
 /// flow, so a registration opened before the reset either completed before it — and the reset treats its credential
 /// as it treats the user's others — or is refused, even when it races the reset on another server. Each adapter
 /// writes this once, in one helper every reset calls (its `+UserReset.swift`), and `StoreConformance` checks it once,
@@ -33,5 +34,6 @@
 /// `PostgresPasskeyStore` (scale-out). `PasskeyTesting.StoreConformance` checks any adapter.
 public protocol PasskeyStore:
     UserStore, CredentialStore, FlowStore, CeremonyStore, AuditStore, LimitStore, WebSessionStore, WorkflowRunStore,
-    CrossPlatformSessionStore, RecoveryStore, IdempotencyStore, WebhookOutboxStore, StorePurging, StoreImport
+    CrossPlatformSessionStore, RecoveryStore, IdempotencyStore, WebhookOutboxStore, SessionTokenStore, StorePurging,
+    StoreImport
 {}

@@ -15,7 +15,7 @@ enum Migrations {
     static let all: [Migration] = [
         initialSchema, usersInByteOrder, limitWindows, webSessions, workflowRuns, purging, crossPlatformSessions,
         recoveryAttempts, uniqueUserNames, recoveryStarter, consolePasskeys, purgedRegistrations, idempotencyKeys,
-        auditChain, webhookOutbox,
+        auditChain, webhookOutbox, tokenSessions,
     ]
 
     static let initialSchema = Migration(

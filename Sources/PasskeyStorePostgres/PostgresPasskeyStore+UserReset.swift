@@ -6,7 +6,8 @@ extension PostgresPasskeyStore {
     /// Ends every flow of the user that is in flight, inside the caller's transaction, as a reset of the user does
     /// (see `PasskeyStore`): their handoffs are rejected; their flows in flight, their unredeemed sign-ins and their
     /// registrations holding a reservation are aborted, their challenges cleared; the reservations are released; and
-    /// their open recovery attempts are cancelled. The one place this store does it; every reset calls it.
+    /// their open recovery attempts are cancelled; and their refresh-token families are revoked. The one place this
+    /// store does it; every reset calls it.
     ///
     /// Takes the user's row lock first, as every insert of a credential does: a registration completing in another
     /// process either commits before (and the reset sees its credential) or waits and then finds its flow aborted.
@@ -42,6 +43,12 @@ extension PostgresPasskeyStore {
             """
             UPDATE recovery_attempts SET status = 'cancelled', updated_at = \(time)
             WHERE user_id = \(userID) AND status IN ('pending', 'exchanged')
+            """
+        )
+        try await connection.rows(
+            """
+            UPDATE refresh_token_families SET revoked_at = \(time), revocation = 'reset'
+            WHERE user_id = \(userID) AND revoked_at IS NULL
             """
         )
         return true

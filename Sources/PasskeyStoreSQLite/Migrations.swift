@@ -22,7 +22,7 @@ enum Migrations {
     static let all: [Migration] = [
         initialSchema, limitWindows, webSessions, workflowRuns, purging, crossPlatformSessions, recoveryAttempts,
         uniqueUserNames, recoveryStarter, consolePasskeys, versionAlignment, purgedRegistrations, idempotencyKeys,
-        auditChain, webhookOutbox,
+        auditChain, webhookOutbox, tokenSessions,
     ]
 
     static let initialSchema = Migration(

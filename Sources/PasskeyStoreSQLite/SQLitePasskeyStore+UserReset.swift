@@ -5,7 +5,8 @@ extension SQLitePasskeyStore {
     /// Ends every flow of the user that is in flight, inside the caller's transaction, as a reset of the user does
     /// (see `PasskeyStore`): their handoffs are rejected; their flows in flight, their unredeemed sign-ins and their
     /// registrations holding a reservation are aborted, their challenges cleared; the reservations are released; and
-    /// their open recovery attempts are cancelled. The one place this store does it; every reset calls it.
+    /// their open recovery attempts are cancelled; and their refresh-token families are revoked. The one place this
+    /// store does it; every reset calls it.
     static func endFlowsInFlight(_ db: Database, userID: String, at time: Date) throws {
         let user = Bind.text(userID)
         let now = Bind.date(time)
@@ -35,6 +36,13 @@ extension SQLitePasskeyStore {
             """
             UPDATE recovery_attempts SET status = 'cancelled', updated_at = ?2
             WHERE user_id = ?1 AND status IN ('pending', 'exchanged')
+            """,
+            [user, now]
+        )
+        try db.execute(
+            """
+            UPDATE refresh_token_families SET revoked_at = ?2, revocation = 'reset'
+            WHERE user_id = ?1 AND revoked_at IS NULL
             """,
             [user, now]
         )

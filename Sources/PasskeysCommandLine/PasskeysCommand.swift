@@ -32,6 +32,7 @@ struct PasskeysCommand: CommandGroup {
             ServeCommand.self, AssociationCommand.self, VerifyCommand.self, InspectCommand.self, RegisterCommand.self,
             SignInCommand.self, ApproveCommand.self, KeysCommand.self, IdentityVerificationCommand.self,
             RecoverCommand.self, BackupCommand.self, RestoreCommand.self, APIKeyCommand.self, AuditCommand.self,
+            SessionsCommand.self,
         ]
     )
 }

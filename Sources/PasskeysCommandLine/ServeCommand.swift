@@ -137,6 +137,7 @@ struct ServeCommand: ExecutableCommand {
                 logger: logger,
                 metadata: metadata
             )
+            await service.prepareSessionSigningKey()
             var banner =
                 "passkeys serving \(configuration.baseURL) (rpId \(configuration.rpId), database \(configuration.databaseForDisplay))\n"
             if let developmentKey {

@@ -42,6 +42,14 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
     fatalError("stand-in")
 }
 
+public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
+    fatalError("stand-in")
+}
+
+public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
+    fatalError("stand-in")
+}
+
 public var errSecSuccess: OSStatus { 0 }
 public var errSecItemNotFound: OSStatus { -25300 }
 public var errSecDuplicateItem: OSStatus { -25299 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the external-client tests: a WebAuthn client that no one on this project wrote (soft-webauthn, see
-# webauthn_client.py) drives a live `passkeys serve` through registration and sign-in, and the Standard Webhooks
-# reference library (standardwebhooks) verifies the webhooks the server posts (test_webhooks.py).
+# webauthn_client.py) drives a live `passkeys serve` through registration and sign-in, the Standard Webhooks
+# reference library (standardwebhooks) verifies the webhooks the server posts (test_webhooks.py), and PyJWT verifies
+# the access tokens of token sessions against the published key set (test_token_sessions.py).
 #
 # Usage: Tests/External/run.sh [PASSKEYS_BINARY [PYTEST_ARGS...]]
 #   PASSKEYS_BINARY defaults to .build/debug/passkeys; this script builds nothing.

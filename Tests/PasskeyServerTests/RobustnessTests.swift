@@ -181,6 +181,9 @@ struct RobustnessTests {
             (.post, Recovery.identityVerification(recoveryID), recovery.recoveryToken, false),
             (.post, Recovery.attempt(recoveryID) + "/finalize", key, false),
             (.post, Recovery.attempt(recoveryID) + "/cancel", key, false),
+            // The refresh token in the body is the credential.
+            (.post, "/v1/sessions/refresh", "", true),
+            (.post, "/v1/sessions/revoke", "", true),
             // Last: it ends the attempt the routes above use.
             (.post, "/v1/registrations/\(registrationID)/cancel", key, false),
         ]

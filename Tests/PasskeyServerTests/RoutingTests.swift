@@ -52,14 +52,19 @@ struct RoutingTests {
         "POST /biometric-passkey/mobile/recovery/{recoveryAttemptId}/idv/start",
         "POST /v1/client/recoveries/{recoveryAttemptId}/registration",
         "POST /v1/client/recoveries/{recoveryAttemptId}/complete",
+        "POST /v1/sessions/refresh",
+        "POST /v1/sessions/revoke",
+        "GET /.well-known/jwks.json",
     ]
 
     /// Open routes whose body or signature is the credential (the vendor's webhook: WebhookProviderTests; the
-    /// phone's claim of a handoff token: CrossDeviceTests; a recovery's new device: RecoveryErrorTests).
+    /// phone's claim of a handoff token: CrossDeviceTests; a recovery's new device: RecoveryErrorTests; a token
+    /// session's refresh token: TokenSessionTests).
     static let openWithCredentialInBody: Set<String> = [
         "/v1/identity-verification/webhook", "/v1/client/cross-platform/preview",
         "/v1/client/cross-platform/resume",
         "/v1/client/recoveries/{recoveryAttemptId}/registration", "/v1/client/recoveries/{recoveryAttemptId}/complete",
+        "/v1/sessions/refresh", "/v1/sessions/revoke",
     ]
 
     @Test func theRouteTableIsTheCoveredOne() throws {

@@ -46,8 +46,17 @@ struct PostgresMigrationTests {
         try await schema.execute("DELETE FROM schema_migrations WHERE version = 9")
     }
 
-    /// Takes the webhook outbox (version 15) out of the schema.
+    /// Takes the token sessions (version 16) out of the schema.
+    func dropTokenSessions(in schema: TestSchema) async throws {
+        try await schema.execute("DROP TABLE refresh_tokens")
+        try await schema.execute("DROP TABLE refresh_token_families")
+        try await schema.execute("DROP TABLE session_signing_keys")
+        try await schema.execute("DELETE FROM schema_migrations WHERE version = 16")
+    }
+
+    /// Takes the webhook outbox (version 15) and the token sessions after it out of the schema.
     func dropWebhookOutbox(in schema: TestSchema) async throws {
+        try await dropTokenSessions(in: schema)
         try await schema.execute("DROP TABLE webhook_deliveries")
         try await schema.execute("DELETE FROM schema_migrations WHERE version = 15")
     }
@@ -116,6 +125,7 @@ struct PostgresMigrationTests {
                     "schema_migrations", "users", "credentials", "flows", "audit_events", "limit_windows",
                     "web_sessions", "workflow_runs", "cross_platform_sessions", "recovery_attempts",
                     "purged_registrations", "idempotency_keys", "audit_checkpoints", "webhook_deliveries",
+                    "session_signing_keys", "refresh_token_families", "refresh_tokens",
                 ]
             )
             #expect(try await columns(of: "credentials", in: schema).contains("workflow_run_id"))
@@ -150,6 +160,40 @@ struct PostgresMigrationTests {
                     "test.kept", "test.outbox",
                 ]
             )
+            await second.shutdown()
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
+        }
+    }
+
+    @Test("a schema of version 15 gets the token sessions, and keeps its users")
+    func upgradeToTokenSessions() async throws {
+        try await TestDatabase.withSchema("tokens") { schema in
+            let first = try await schema.connect()
+            let user = try await first.createUserIfAbsent(UserRecord.fixture())
+            await first.shutdown()
+            try await dropTokenSessions(in: schema)
+            #expect(try await !tables(in: schema).contains("refresh_tokens"))
+            let second = try await schema.connect()
+            let family = RefreshTokenFamily(
+                id: "sf_upgrade",
+                userID: user.id,
+                authTime: TestTime.fixed,
+                methods: ["swk", "user"],
+                assurance: "passkey",
+                createdAt: TestTime.fixed,
+                expiresAt: TestTime.fixed + 3600
+            )
+            let hash = [UInt8](repeating: 9, count: 32)
+            try await second.createRefreshTokenFamily(
+                family,
+                firstToken: RefreshToken(
+                    tokenHash: hash,
+                    familyID: family.id,
+                    createdAt: TestTime.fixed,
+                    expiresAt: TestTime.fixed + 600
+                )
+            )
+            #expect(try await second.refreshTokenFamilies(userID: user.id) == [family])
             await second.shutdown()
             #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
         }

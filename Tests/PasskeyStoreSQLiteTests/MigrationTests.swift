@@ -133,7 +133,7 @@ struct MigrationTests {
             #expect(try await tables(path).contains("webhook_deliveries") == false)
 
             try await withStore(at: path) { store in
-                #expect(store.migrationsApplied == [15])
+                #expect(store.migrationsApplied == [15, 16])
                 let message = WebhookMessage(
                     id: "msg_upgrade",
                     endpoint: "crm",
@@ -152,6 +152,45 @@ struct MigrationTests {
                         "test.kept", "test.outbox",
                     ]
                 )
+            }
+        }
+    }
+
+    @Test("a file of schema version 15 gets the token sessions, and keeps its users")
+    func upgradeToTokenSessions() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.file()
+            let user = Sample.user()
+            let first = try await SQLitePasskeyStore.open(
+                path: path,
+                busyTimeout: .seconds(5),
+                migrations: Migrations.all.filter { $0.version <= 15 }
+            )
+            _ = try await first.createUserIfAbsent(user)
+            await first.close()
+            #expect(try await tables(path).contains("refresh_tokens") == false)
+
+            try await withStore(at: path) { store in
+                #expect(store.migrationsApplied == [16])
+                let family = RefreshTokenFamily(
+                    id: "sf_upgrade",
+                    userID: user.id,
+                    authTime: Sample.now,
+                    methods: ["swk", "user"],
+                    assurance: "passkey",
+                    createdAt: Sample.now,
+                    expiresAt: Sample.now + 3600
+                )
+                try await store.createRefreshTokenFamily(
+                    family,
+                    firstToken: RefreshToken(
+                        tokenHash: Sample.bytes(),
+                        familyID: family.id,
+                        createdAt: Sample.now,
+                        expiresAt: Sample.now + 600
+                    )
+                )
+                #expect(try await store.refreshTokenFamilies(userID: user.id) == [family])
             }
         }
     }

@@ -96,13 +96,17 @@ public struct PasskeyBackendAPI: Sendable {
     }
 
     /// `POST /v1/authentications/{id}/redeem`: who signed in (once per result token). For a session handed off to
-    /// a phone, the result token is the handoff's poll token (the phone's result has none: `INVALID_INPUT`).
+    /// a phone, the result token is the handoff's poll token (the phone's result has none: `INVALID_INPUT`). With
+    /// `issueSession`, the answer carries a token session for the user (``RedeemedAuthentication/session``), to hand
+    /// to the app (``TokenSession``).
     public func redeemAuthentication(
         sessionId: String,
-        resultToken: String?
+        resultToken: String?,
+        issueSession: Bool = false
     ) async throws(PasskeyError) -> RedeemedAuthentication {
         struct Body: Encodable, Sendable {
             let resultToken: String
+            let issueSession: Bool?
         }
         guard let resultToken else {
             throw PasskeyError(
@@ -114,7 +118,7 @@ public struct PasskeyBackendAPI: Sendable {
             "POST",
             ["v1", "authentications", sessionId, "redeem"],
             token: apiKey,
-            body: Body(resultToken: resultToken),
+            body: Body(resultToken: resultToken, issueSession: issueSession ? true : nil),
             as: RedeemedAuthentication.self
         )
     }
@@ -169,4 +173,6 @@ public struct RedeemedAuthentication: Sendable, Hashable, Codable {
     public var assurance: String?
     /// The identity verification of the session, when it required one.
     public var identityVerification: IdentityVerification?
+    /// The token session, when the redemption asked for one (`issueSession`).
+    public var session: SessionTokens?
 }

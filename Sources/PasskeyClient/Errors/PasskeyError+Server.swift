@@ -105,6 +105,12 @@ extension PasskeyError.Code {
         "CONSOLE_PASSKEY_REQUIRED": .authenticatorNotAllowed,
         "CONSOLE_ENROLMENT_FORBIDDEN": .authenticatorNotAllowed,
         "OPERATOR_ACCOUNT_RESTRICTED": .authenticatorNotAllowed,
+        // A token session ended (expired, revoked, a reused refresh token, or never issued): the user signs in again.
+        // ``PasskeyError/serverCode`` keeps which; ``TokenSession`` forgets the stored session on any of them.
+        "REFRESH_TOKEN_INVALID": .invalidOrExpiredSession,
+        "REFRESH_TOKEN_EXPIRED": .invalidOrExpiredSession,
+        "REFRESH_TOKEN_REUSED": .invalidOrExpiredSession,
+        "SESSION_REVOKED": .invalidOrExpiredSession,
     ]
 
     private static func looksLikeCode(_ text: String) -> Bool {

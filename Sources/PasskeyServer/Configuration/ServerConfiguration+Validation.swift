@@ -44,6 +44,7 @@ extension ServerConfiguration {
         try crossDevice.validate(at: "crossDevice")
         try recovery.validate(at: "recovery")
         try webhooks.validate(at: "webhooks")
+        try sessions.validate(at: "sessions")
     }
 
     static func validateOrigin(

@@ -30,13 +30,14 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var crossDevice: CrossDevice
     public var recovery: Recovery
     public var webhooks: Webhooks
+    public var sessions: Sessions
     /// The least severe messages logged. Not a file setting: `PASSKEYS_LOG_LEVEL` or `--log-level` (see ``load``).
     public var logLevel: Logger.Level = .info
 
     /// The file's members: every setting but ``logLevel``.
     enum CodingKeys: String, CodingKey {
         case rpId, rpName, webOrigins, relatedOrigins, appleApps, androidApps, host, port, database, apiKeys, policy
-        case expiries, limits, retention, audit, web, identityVerification, crossDevice, recovery, webhooks
+        case expiries, limits, retention, audit, web, identityVerification, crossDevice, recovery, webhooks, sessions
     }
 
     public struct AppleApp: Sendable, Codable, Equatable {
@@ -264,6 +265,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         crossDevice = CrossDevice()
         recovery = Recovery()
         webhooks = Webhooks()
+        sessions = Sessions()
     }
 }
 
@@ -310,6 +312,7 @@ extension ServerConfiguration {
     private static let optionalMembers: Set<String> = [
         "policy.authenticatorAttachment", "web.sessionSecret", "policy.metadata", "audit.checkpointKeyFile",
         "identityVerification.autoDecision", "identityVerification.webhook", "crossDevice.linkBase",
+        "sessions.issuer", "sessions.audience",
     ]
     private static let optionalObjectMembers: [String: Set<String>] = [
         "policy.metadata": ["blob", "rootCertificates", "requireEntry", "allowStale"],

@@ -116,6 +116,7 @@ extension APIError {
     /// Every code the server can answer, for documentation and exhaustive tests: one list per file of errors.
     public static let all: [Code] =
         general + registration + idempotency + identityVerification + handoff + recovery + web + webAuthn + apiKeys
+        + sessions
 
     /// The codes of this file and of the errors raised where they happen (the flows, the HTTP layer).
     static let general: [Code] = [

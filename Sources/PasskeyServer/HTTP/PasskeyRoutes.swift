@@ -6,7 +6,7 @@ import PasskeyStorage
 /// Every endpoint of DESIGN §3 that this server implements.
 public enum PasskeyRoutes {
     static func all(_ service: PasskeyService) -> [Route] {
-        backend(service) + client(service) + open(service)
+        backend(service) + client(service) + open(service) + sessions(service)
     }
 
     /// The method, path, access and (for a backend route) scope of every route, for documentation checks.
@@ -334,6 +334,36 @@ public enum PasskeyRoutes {
                 call,
                 handoff in
                 try await s.handoff.events(of: handoff, by: call.caller)
+            },
+        ]
+    }
+
+    /// Token sessions (docs/server.md, "Token sessions"): the app's refresh token, in the body, is the credential of
+    /// the refresh and the revocation; the keys that verify access tokens are public.
+    static func sessions(_ s: PasskeyService) -> [Route] {
+        [
+            Route.open(.post, "/v1/sessions/refresh") { request, _, call in
+                JSONBody.response(
+                    try await s.sessions.refresh(
+                        try await call.body(SessionTokenRequest.self, request),
+                        by: call.caller.asClient
+                    )
+                )
+            },
+            Route.open(.post, "/v1/sessions/revoke") { request, _, call in
+                JSONBody.response(
+                    try await s.sessions.revoke(
+                        try await call.body(SessionTokenRequest.self, request),
+                        by: call.caller.asClient
+                    )
+                )
+            },
+            Route.open(.get, "/.well-known/jwks.json") { _, _, _ in
+                var response = JSONBody.response(try await s.sessions.keySet())
+                response.headers[.contentType] = "application/jwk-set+json"
+                // Verifiers cache the set briefly; a token whose key they do not know makes them fetch it again.
+                response.headers[.cacheControl] = "public, max-age=300"
+                return response
             },
         ]
     }

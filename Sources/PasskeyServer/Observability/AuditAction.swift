@@ -90,6 +90,16 @@ extension AuditAction {
     /// An operator sent a delivered or failed webhook delivery again (the subject is its `webhook-id`).
     public static let webhookResent = Self(rawValue: "webhook.resent")
 
+    // MARK: Token sessions
+    /// A redemption issued a token session (the subject is the session's `sid`).
+    public static let sessionIssued = Self(rawValue: "session.issued")
+    /// A token session was refreshed: its refresh token rotated, a new access token issued.
+    public static let sessionRefreshed = Self(rawValue: "session.refreshed")
+    /// A used refresh token was presented again: the whole token session is revoked.
+    public static let sessionReuseDetected = Self(rawValue: "session.reuse-detected")
+    /// A token session was revoked by its app (`POST /v1/sessions/revoke`).
+    public static let sessionRevoked = Self(rawValue: "session.revoked")
+
     /// Every action, for documentation checks.
     public static let all: [AuditAction] = [
         .registrationCreated, .registrationCompleted, .registrationFailed, .registrationFinalized, .registrationAborted,
@@ -99,6 +109,7 @@ extension AuditAction {
         .handoffCreated, .handoffClaimed, .handoffConfirmed, .handoffRejected, .handoffCancelled, .recoveryCreated,
         .recoveryRateLimited, .recoveryExchanged, .recoveryRegistered, .recoveryRegistrationFailed,
         .recoveryFinalized, .recoveryCancelled, .identityVerificationStarted, .identityVerificationDecided,
-        .consoleSignedIn, .consolePasskeyEnrolled, .webSessionEnded, .webhookResent,
+        .consoleSignedIn, .consolePasskeyEnrolled, .webSessionEnded, .webhookResent, .sessionIssued, .sessionRefreshed,
+        .sessionReuseDetected, .sessionRevoked,
     ]
 }

@@ -24,6 +24,7 @@ public struct PasskeyService: Sendable {
     let accounts: AccountFlow
     let webSessions: WebSessionsFlow
     let webhooks: WebhooksFlow
+    let sessions: SessionsFlow
 
     let apiKeys: APIKeys
     /// Signs the audit log's checkpoints (``AuditCheckpoints``).
@@ -84,7 +85,14 @@ public struct PasskeyService: Sendable {
         self.identityVerification = identityVerification
         self.registration = registration
         self.handoff = handoff
-        self.signIn = SignInFlow(context: context, identityVerification: identityVerification, handoff: handoff)
+        let sessions = SessionsFlow(context: context)
+        self.sessions = sessions
+        self.signIn = SignInFlow(
+            context: context,
+            identityVerification: identityVerification,
+            handoff: handoff,
+            sessions: sessions
+        )
         self.recovery = RecoveryFlow(
             context: context,
             identityVerification: identityVerification,

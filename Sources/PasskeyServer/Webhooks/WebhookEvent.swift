@@ -72,6 +72,8 @@ struct WebhookEvent: Sendable, Equatable {
             return [WebhookEvent(.userDeleted, data)]
         case .handoffRejected:
             return [WebhookEvent(.handoffRejected, data.subject("crossPlatformSessionId").with(details, ["reason"]))]
+        case .sessionReuseDetected:
+            return [WebhookEvent(.sessionReuseDetected, data.subject("sessionId"))]
         default:
             return []
         }

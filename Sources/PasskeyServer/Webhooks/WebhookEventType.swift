@@ -24,11 +24,13 @@ extension WebhookEventType {
     /// A handed-off sign-in was approved on the phone (its assertion verified).
     public static let handoffApproved = Self(rawValue: "handoff.approved")
     public static let handoffRejected = Self(rawValue: "handoff.rejected")
+    /// A token session's spent refresh token was presented again: the session is revoked (someone may hold a copy).
+    public static let sessionReuseDetected = Self(rawValue: "session.reuse_detected")
 
     /// Every event type, for configuration checks and documentation.
     public static let all: [WebhookEventType] = [
         .passkeyRegistered, .passkeyRevoked, .passkeyRenamed, .signInCompleted, .signInCloneSuspected,
         .stepUpCompleted, .identityVerificationDecided, .recoveryStarted, .recoveryFinalized, .userDeleted,
-        .handoffApproved, .handoffRejected,
+        .handoffApproved, .handoffRejected, .sessionReuseDetected,
     ]
 }

@@ -54,6 +54,18 @@ extension MemoryPasskeyStore: StorePurging {
         for key in answers { idempotencyKeys[key] = nil }
         report.idempotentAnswers = answers.count
 
+        let families = refreshTokenFamiliesByID.values.filter { $0.expiresAt < time }
+            .sorted { $0.expiresAt < $1.expiresAt }.prefix(limit)
+        for family in families { refreshTokenFamiliesByID[family.id] = nil }
+        let ended = Set(families.map(\.id))
+        refreshTokensByHash = refreshTokensByHash.filter { !ended.contains($0.value.familyID) }
+        report.refreshTokenFamilies = families.count
+
+        let keys = sessionSigningKeys.filter { ($0.publishedUntil ?? .distantFuture) < time }.prefix(limit)
+        let unpublished = Set(keys.map(\.id))
+        sessionSigningKeys.removeAll { unpublished.contains($0.id) }
+        report.signingKeys = keys.count
+
         if let auditBefore {
             let runs = workflowRunsByID.values.filter { $0.expiresAt < auditBefore }.prefix(limit)
             for run in runs { workflowRunsByID[run.id] = nil }

@@ -4,7 +4,8 @@ extension MemoryPasskeyStore {
     /// Ends every flow of the user that is in flight, as a reset of the user does (see ``PasskeyStore``): their
     /// flows in flight, their unredeemed sign-ins and their registrations holding a reservation are aborted (their
     /// challenges cleared), the reservations released, their handoffs rejected and their open recovery attempts
-    /// cancelled. The one place the memory store does it; every reset calls it.
+    /// cancelled, and their refresh-token families revoked. The one place the memory store does it; every reset calls
+    /// it.
     func endFlowsInFlight(ofUser userID: String, at time: Date) {
         let reserving = Set(
             credentialsByID.values.filter { $0.userID == userID && $0.status == .reserved }.compactMap(\.flowID)
@@ -32,6 +33,12 @@ extension MemoryPasskeyStore {
             cancelled.status = .cancelled
             cancelled.updatedAt = time
             recoveryAttemptsByID[id] = cancelled
+        }
+        for (id, family) in refreshTokenFamiliesByID where family.userID == userID && family.revokedAt == nil {
+            var revoked = family
+            revoked.revokedAt = time
+            revoked.revocation = .reset
+            refreshTokenFamiliesByID[id] = revoked
         }
     }
 }

@@ -22,6 +22,8 @@ extension MemoryPasskeyStore: UserStore {
         webSessionsByID = webSessionsByID.filter { $0.value.userID != id }
         workflowRunsByID = workflowRunsByID.filter { $0.value.userID != id }
         recoveryAttemptsByID = recoveryAttemptsByID.filter { $0.value.userID != id }
+        refreshTokenFamiliesByID = refreshTokenFamiliesByID.filter { $0.value.userID != id }
+        refreshTokensByHash = refreshTokensByHash.filter { refreshTokenFamiliesByID[$0.value.familyID] != nil }
         return true
     }
 

@@ -28,6 +28,11 @@ public actor MemoryPasskeyStore: PasskeyStore {
     var idempotencyKeys: [[UInt8]: StoredIdempotencyKey] = [:]
     /// The webhook outbox, in order of id (see `MemoryPasskeyStore+WebhookOutbox.swift`).
     var webhookDeliveries: [WebhookDelivery] = []
+    /// Token sessions' signing keys, in order of creation (see `MemoryPasskeyStore+SessionTokens.swift`).
+    var sessionSigningKeys: [SessionSigningKey] = []
+    /// Refresh-token families by id, and their tokens by hash.
+    var refreshTokenFamiliesByID: [String: RefreshTokenFamily] = [:]
+    var refreshTokensByHash: [[UInt8]: RefreshToken] = [:]
 
     public init() {}
 }

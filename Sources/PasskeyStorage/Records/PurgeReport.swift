@@ -18,6 +18,10 @@ public struct PurgeReport: Sendable, Hashable, Codable {
     public var purgedRegistrationIDs = 0
     /// Answers of idempotent requests (`Idempotency-Key`) past their retention.
     public var idempotentAnswers = 0
+    /// Token sessions past their absolute lifetime, with their refresh tokens.
+    public var refreshTokenFamilies = 0
+    /// Retired signing keys of token sessions whose tokens have all expired.
+    public var signingKeys = 0
 
     public init(
         flows: Int = 0,
@@ -29,7 +33,9 @@ public struct PurgeReport: Sendable, Hashable, Codable {
         auditEvents: Int = 0,
         recoveryAttempts: Int = 0,
         purgedRegistrationIDs: Int = 0,
-        idempotentAnswers: Int = 0
+        idempotentAnswers: Int = 0,
+        refreshTokenFamilies: Int = 0,
+        signingKeys: Int = 0
     ) {
         self.flows = flows
         self.reservations = reservations
@@ -41,6 +47,8 @@ public struct PurgeReport: Sendable, Hashable, Codable {
         self.recoveryAttempts = recoveryAttempts
         self.purgedRegistrationIDs = purgedRegistrationIDs
         self.idempotentAnswers = idempotentAnswers
+        self.refreshTokenFamilies = refreshTokenFamilies
+        self.signingKeys = signingKeys
     }
 
     /// The counts by kind, in a fixed order, named as in the logs and the documentation.
@@ -49,7 +57,8 @@ public struct PurgeReport: Sendable, Hashable, Codable {
             ("flows", flows), ("reservations", reservations), ("users", users), ("webSessions", webSessions),
             ("limitWindows", limitWindows), ("workflowRuns", workflowRuns), ("auditEvents", auditEvents),
             ("recoveryAttempts", recoveryAttempts), ("purgedRegistrationIDs", purgedRegistrationIDs),
-            ("idempotentAnswers", idempotentAnswers),
+            ("idempotentAnswers", idempotentAnswers), ("refreshTokenFamilies", refreshTokenFamilies),
+            ("signingKeys", signingKeys),
         ]
     }
 
@@ -71,7 +80,9 @@ public struct PurgeReport: Sendable, Hashable, Codable {
             auditEvents: lhs.auditEvents + rhs.auditEvents,
             recoveryAttempts: lhs.recoveryAttempts + rhs.recoveryAttempts,
             purgedRegistrationIDs: lhs.purgedRegistrationIDs + rhs.purgedRegistrationIDs,
-            idempotentAnswers: lhs.idempotentAnswers + rhs.idempotentAnswers
+            idempotentAnswers: lhs.idempotentAnswers + rhs.idempotentAnswers,
+            refreshTokenFamilies: lhs.refreshTokenFamilies + rhs.refreshTokenFamilies,
+            signingKeys: lhs.signingKeys + rhs.signingKeys
         )
     }
 }

@@ -29,6 +29,14 @@ extension PurgeReport {
         TimeOrderedPurge(table: "idempotency_keys", key: "key_hash", column: "expires_at", keptWithAudit: false) {
             $0.idempotentAnswers += $1
         },
+        // A family's refresh tokens go with it (ON DELETE CASCADE).
+        TimeOrderedPurge(table: "refresh_token_families", key: "id", column: "expires_at", keptWithAudit: false) {
+            $0.refreshTokenFamilies += $1
+        },
+        // The current key's `published_until` is NULL: it is never purged.
+        TimeOrderedPurge(table: "session_signing_keys", key: "id", column: "published_until", keptWithAudit: false) {
+            $0.signingKeys += $1
+        },
         TimeOrderedPurge(table: "workflow_runs", key: "id", column: "expires_at", keptWithAudit: true) {
             $0.workflowRuns += $1
         },

@@ -19,7 +19,9 @@ public protocol StorePurging: Sendable {
     ///    runs (a user with a revoked credential is kept: the credential stays on record);
     /// 4. web sessions that expired before `time`;
     /// 5. limit windows that ended before `time`, the kept ids of purged registration flows whose time to be
-    ///    forgotten is before `time`, and idempotent answers that expired before `time` (``IdempotencyStore``);
+    ///    forgotten is before `time`, idempotent answers that expired before `time` (``IdempotencyStore``),
+    ///    refresh-token families whose absolute lifetime ended before `time` (with their tokens), oldest first, and
+    ///    retired signing keys published until before `time` (``SessionTokenStore``);
     /// 6. when `auditBefore` is given: identity-verification runs that expired before it, then audit events, oldest
     ///    first, up to the event of the newest checkpoint signed before it (``AuditStore``; none while there is no
     ///    such checkpoint), and the checkpoints older than the newest one before the oldest event left, so the hash

@@ -18,7 +18,7 @@ package enum SchemaChanges {
 
     /// The changes after ``alignedVersion``, in order: the first is version 12 in both adapters.
     package static let sinceAlignment: [String] = [
-        "purged registrations", "idempotency keys", "audit hash chain", "webhook outbox",
+        "purged registrations", "idempotency keys", "audit hash chain", "webhook outbox", "token sessions",
     ]
 
     /// The newest version both adapters migrate to.

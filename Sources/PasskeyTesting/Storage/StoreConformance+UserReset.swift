@@ -52,9 +52,11 @@ extension StoreConformance {
             let registration = try await store.flow(id: bystander.registration.id)
             let handoff = try await store.crossPlatformSession(id: bystander.handoff.id)
             let attempt = try await store.recoveryAttempt(id: bystander.attempt.id)
+            let families = try await store.refreshTokenFamilies(userID: bystander.user.id)
             try require(
-                registration?.status == .optionsIssued && handoff?.status == .pending && attempt?.status == .pending,
-                "another user's flows must stay as they were"
+                registration?.status == .optionsIssued && handoff?.status == .pending && attempt?.status == .pending
+                    && families.map(\.revokedAt) == [nil],
+                "another user's flows and token sessions must stay as they were"
             )
         },
     ]
@@ -73,6 +75,7 @@ struct UserResetFixture {
     let completed: FlowRecord
     let handoff: CrossPlatformSessionRecord
     let attempt: RecoveryAttemptRecord
+    let session: TokenSessionFixture
 
     static func make(in store: any PasskeyStore, user existing: UserRecord? = nil) async throws -> Self {
         var user = existing ?? Fixture.user()
@@ -122,6 +125,7 @@ struct UserResetFixture {
         )
         let attempt = Fixture.recoveryAttempt(userID: user.id)
         try await store.createRecoveryAttempt(attempt)
+        let session = try await TokenSessionFixture.make(in: store, user: user)
         return Self(
             user: user,
             credential: credential,
@@ -131,7 +135,8 @@ struct UserResetFixture {
             verifying: verifying,
             completed: completed,
             handoff: handoff,
-            attempt: attempt
+            attempt: attempt,
+            session: session
         )
     }
 
@@ -185,6 +190,20 @@ struct UserResetFixture {
         )
         let attempt = try await store.recoveryAttempt(id: attempt.id)
         try require(attempt?.status == .cancelled, "the open recovery attempt must be cancelled")
+        let families = try await store.refreshTokenFamilies(userID: user.id)
+        try require(
+            families.map(\.revocation) == [.reset] && families.first?.revokedAt == Fixture.now + 1,
+            "the user's token session must be revoked by the reset: \(families)"
+        )
+        let rotation = try await store.rotateRefreshToken(
+            hash: session.tokenHash,
+            nextHash: Fixture.bytes(),
+            nextExpiresAt: Fixture.now + 600,
+            at: Fixture.now + 2
+        )
+        guard case .revoked = rotation else {
+            throw StoreConformanceFailure(description: "a reset user's refresh token must not rotate: \(rotation)")
+        }
         let thief = Fixture.credential(userID: user.id, name: Fixture.id("thief"))
         do {
             try await store.insertCredential(

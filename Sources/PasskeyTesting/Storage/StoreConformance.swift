@@ -26,6 +26,7 @@ public enum StoreConformance {
         StoreConformanceSuite("RecoveryStore", checks: recovery),
         StoreConformanceSuite("IdempotencyStore", checks: idempotency),
         StoreConformanceSuite("WebhookOutboxStore", checks: [], isolatedChecks: webhookOutbox),
+        StoreConformanceSuite("SessionTokenStore", checks: sessionTokens, isolatedChecks: sessionTokensAlone),
         StoreConformanceSuite(
             "StorePurging",
             checks: purgeLimit,

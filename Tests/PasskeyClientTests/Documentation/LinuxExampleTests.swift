@@ -37,6 +37,7 @@ struct LinuxExampleTests {
             ("LinuxExample.swift", "func enrollAndSignIn"), ("StepUpExample.swift", "func approvePayment"),
             ("CrossPlatformExample.swift", "func approveOnPhone"),
             ("RecoveryExample.swift", "func recoverAccount"),
+            ("TokenSessionExample.swift", "func signInWithTokenSession"),
         ]
     )
     func guideMatches(file: String, start: String) throws {

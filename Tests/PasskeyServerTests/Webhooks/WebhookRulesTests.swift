@@ -97,8 +97,11 @@ struct WebhookRulesTests {
         #expect(types(Self.event(.recoveryFinalized)) == ["recovery.finalized", "passkey.registered"])
         #expect(types(Self.event(.userDeleted, subject: nil)) == ["user.deleted"])
         #expect(types(Self.event(.handoffRejected, ["reason": "person"])) == ["handoff.rejected"])
-        for action in [AuditAction.registrationCreated, .authenticationFailed, .authenticationRedeemed, .webhookResent]
-        {
+        #expect(types(Self.event(.sessionReuseDetected)) == ["session.reuse_detected"])
+        for action in [
+            AuditAction.registrationCreated, .authenticationFailed, .authenticationRedeemed, .webhookResent,
+            .sessionIssued, .sessionRefreshed, .sessionRevoked,
+        ] {
             #expect(types(Self.event(action)) == [], "\(action)")
         }
         let everyType = Set(

@@ -10,6 +10,7 @@ struct SignInFlow: ServiceFlow {
     let context: FlowContext
     let identityVerification: IdentityVerificationFlow
     let handoff: HandoffFlow
+    let sessions: SessionsFlow
 }
 
 extension SignInFlow {
@@ -112,7 +113,7 @@ extension SignInFlow {
             )
         }
         let state = try decodePayload(AuthenticationState.self, from: flow)
-        guard let result = state.result else { throw APIError.unexpected }
+        guard var result = state.result else { throw APIError.unexpected }
         if let handoff = state.crossPlatformSessionId {
             // Rejected on the phone, or cancelled on the first device, while the phone was completing: the approval
             // does not count.
@@ -132,6 +133,9 @@ extension SignInFlow {
             throw APIError.credentialInactive
         }
         await audit(.authenticationRedeemed, by: caller, userID: result.userId, subject: flow.id, details: details)
+        if request.issueSession == true {
+            result.session = try await sessions.issue(for: result, flowID: flow.id, by: caller)
+        }
         return result
     }
 }

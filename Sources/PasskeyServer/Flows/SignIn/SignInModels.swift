@@ -77,6 +77,8 @@ struct AuthenticationOptionsRequest: Decodable, Sendable {
 /// `POST /v1/authentications/{id}/redeem`
 struct RedeemRequest: Decodable, Sendable {
     let resultToken: String
+    /// `true`: the answer carries a token session for the user (``IssuedSession``). Absent or `false`: no session.
+    var issueSession: Bool? = nil
 }
 
 /// What an authentication flow keeps in its payload, and what redemption returns.
@@ -142,4 +144,7 @@ struct AuthenticationResult: Codable, Sendable, Equatable {
     /// approved the person for this session, with no failed face match).
     let assurance: String?
     let identityVerification: IdentityVerificationOutcome?
+    /// The token session of a redemption that asked for one (`issueSession`): only in that answer, never stored with
+    /// the flow.
+    var session: IssuedSession? = nil
 }

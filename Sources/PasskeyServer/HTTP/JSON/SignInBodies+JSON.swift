@@ -50,8 +50,10 @@ extension AuthenticationOptionsRequest: FastJSONDecodable {
 
 extension RedeemRequest: FastJSONDecodable {
     init?(fastJSON json: FastJSON, members: [FastJSON.Member]) {
-        guard let resultToken = json.requiredString("resultToken", in: members) else { return nil }
-        self.init(resultToken: resultToken)
+        guard let resultToken = json.requiredString("resultToken", in: members),
+            let issueSession = json.optionalBool("issueSession", in: members)
+        else { return nil }
+        self.init(resultToken: resultToken, issueSession: issueSession)
     }
 }
 
@@ -183,6 +185,7 @@ extension AuthenticationResult: JSONWritable, FastJSONDecodable {
             writer.member("credentialId", credentialId)
             writer.member("identityVerification", identityVerification)
             writer.member("mode", mode.rawValue)
+            writer.member("session", session)
             writer.member("transaction", transaction)
             writer.member("userId", userId)
             writer.member("userVerified", userVerified)
@@ -206,6 +209,18 @@ extension AuthenticationResult.IdentityVerificationOutcome: JSONWritable, FastJS
             writer.member("faceMatch", faceMatch)
             writer.member("simulated", simulated)
             writer.member("workflowRunId", workflowRunId)
+        }
+    }
+}
+
+extension IssuedSession: JSONWritable {
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.member("accessToken", accessToken)
+            writer.member("expiresIn", expiresIn)
+            writer.member("refreshExpiresIn", refreshExpiresIn)
+            writer.member("refreshToken", refreshToken)
+            writer.member("tokenType", tokenType)
         }
     }
 }

@@ -1,7 +1,8 @@
 import HTTPTypes
 import Hummingbird
 
-/// CORS for the client API (`/v1/client/…`), which the relying party's own pages call, maybe from another origin
+/// CORS for the client API (`/v1/client/…`) and token sessions (`/v1/sessions/…`), which the relying party's own
+/// pages call, maybe from another origin
 /// than this server's: allowed for the configured web and related origins only, never for the backend API or the
 /// pages. A preflight (`OPTIONS`) is answered 204 here.
 ///
@@ -11,6 +12,8 @@ import Hummingbird
 struct CrossOriginMiddleware: RouterMiddleware {
     typealias Context = PasskeyRequestContext
     static let prefix = "/v1/client/"
+    /// The paths it applies to: the client API and token sessions.
+    static let prefixes = [prefix, "/v1/sessions/"]
     let allowedOrigins: Set<String>
 
     func handle(
@@ -18,7 +21,8 @@ struct CrossOriginMiddleware: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard request.uri.path.hasPrefix(Self.prefix) else { return try await next(request, context) }
+        let path = request.uri.path
+        guard Self.prefixes.contains(where: { path.hasPrefix($0) }) else { return try await next(request, context) }
         var response =
             request.method == .options ? Response(status: .noContent) : try await next(request, context)
         guard let origin = request.headers[.origin], allowedOrigins.contains(origin) else { return response }
