@@ -157,7 +157,7 @@ struct AuthorizationTests {
         let routes = PasskeyRoutes.table(server.service).filter {
             $0.access == .open && !RoutingTests.openWithCredentialInBody.contains($0.path)
         }
-        #expect(routes.count == 5)
+        #expect(routes.count == 6)
         try await server.withAPI { api in
             for route in routes {
                 let response = try await api.send(route.method, route.path)
