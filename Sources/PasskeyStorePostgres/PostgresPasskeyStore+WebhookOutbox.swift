@@ -6,7 +6,8 @@ extension PostgresPasskeyStore: WebhookOutboxStore {
     public func claimWebhookDeliveries(
         at time: Date,
         leaseUntil: Date,
-        limit: Int
+        limit: Int,
+        excluding resting: [String]
     ) async throws(StoreError) -> [WebhookDelivery] {
         guard limit > 0 else { return [] }
         // The rows another server is claiming are locked, and skipped rather than waited for; a row that server
@@ -18,6 +19,7 @@ extension PostgresPasskeyStore: WebhookOutboxStore {
             UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = \(leaseUntil)
             WHERE id IN (
                 SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= \(time)
+                    AND NOT (endpoint = ANY(\(resting.sorted())))
                 ORDER BY next_attempt_at, id
                 LIMIT \(Int64(limit))
                 FOR UPDATE SKIP LOCKED

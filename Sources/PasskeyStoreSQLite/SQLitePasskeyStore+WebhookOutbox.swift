@@ -22,7 +22,8 @@ extension SQLitePasskeyStore: WebhookOutboxStore {
     public func claimWebhookDeliveries(
         at time: Date,
         leaseUntil: Date,
-        limit: Int
+        limit: Int,
+        excluding resting: [String]
     ) async throws(StoreError) -> [WebhookDelivery] {
         guard limit > 0 else { return [] }
         // The session holds the write lock, which every process on the file takes in turn: one claim at a time.
@@ -32,11 +33,12 @@ extension SQLitePasskeyStore: WebhookOutboxStore {
                 UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = ?2
                 WHERE id IN (
                     SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?1
+                        AND endpoint NOT IN (SELECT value FROM json_each(?4))
                     ORDER BY next_attempt_at, id LIMIT ?3
                 )
                 RETURNING \(WebhookRows.columns)
                 """,
-                [Bind.date(time), Bind.date(leaseUntil), Bind.integer(limit)]
+                [Bind.date(time), Bind.date(leaseUntil), Bind.integer(limit), try Bind.json(resting.sorted())]
             ).map(WebhookRows.decode).sorted { $0.id < $1.id }
         }
     }

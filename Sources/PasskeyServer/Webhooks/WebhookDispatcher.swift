@@ -5,9 +5,9 @@ public import ServiceLifecycle
 import Synchronization
 
 /// The background worker that delivers the webhook outbox: it claims the deliveries that are due
-/// (``WebhookOutboxStore/claimWebhookDeliveries(at:leaseUntil:limit:)``), as many as it has free places for
+/// (``WebhookOutboxStore/claimWebhookDeliveries(at:leaseUntil:limit:excluding:)``), as many as it has free places for
 /// (`webhooks.maxConcurrentDeliveries`), tries each (``WebhookAttemptCall``) and records the outcome, retrying with
-/// ``WebhookRetry``'s schedule. It looks for due deliveries when an audited change of this process wrote some (the
+/// ``WebhookRetry``'s schedule; an endpoint that keeps failing rests for a while (``EndpointRest``). It looks for due deliveries when an audited change of this process wrote some (the
 /// outbox's doorbell), when an attempt ends, and at least every ``pollInterval`` (for retries, and for what other
 /// processes on the database wrote).
 ///
@@ -32,19 +32,32 @@ public struct WebhookDispatcher: Service, CustomStringConvertible {
     public var description: String { "WebhookDispatcher" }
 
     public func run() async throws {
-        let state = DispatcherState()
+        let settings = service.configuration.webhooks
+        let state = DispatcherState(firstPause: TimeInterval(settings.firstRetrySeconds))
+        let endpoints = Set(settings.endpoints.map(\.name))
         let doorbell = service.context.webhooks.doorbell
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 while !state.stopping.load(ordering: .acquiring), !Task.isCancelled {
-                    let free =
-                        service.configuration.webhooks.maxConcurrentDeliveries
-                        - state.inFlight.load(ordering: .acquiring)
-                    let claimed = free > 0 ? await claim(limit: free) : []
+                    let free = settings.maxConcurrentDeliveries - state.inFlight.load(ordering: .acquiring)
+                    let resting = state.rest.withLock { $0.resting(at: service.now()) }
+                    // While every endpoint rests there is nothing to claim: not even a look at the outbox.
+                    let claimed =
+                        free > 0 && !endpoints.isSubset(of: resting) ? await claim(limit: free, excluding: resting) : []
                     for delivery in claimed {
                         state.inFlight.add(1, ordering: .releasing)
                         group.addTask {
-                            await attempt(delivery)
+                            let delivered = await attempt(delivery)
+                            // A delivery to an endpoint no longer configured fails without an attempt.
+                            if endpoints.contains(delivery.message.endpoint) {
+                                state.rest.withLock {
+                                    $0.record(
+                                        endpoint: delivery.message.endpoint,
+                                        delivered: delivered,
+                                        at: service.now()
+                                    )
+                                }
+                            }
                             state.inFlight.subtract(1, ordering: .releasing)
                             doorbell.ring()
                         }
@@ -58,15 +71,17 @@ public struct WebhookDispatcher: Service, CustomStringConvertible {
         }
     }
 
-    /// Claims up to `limit` due deliveries; none when the store fails (logged; the next look tries again).
-    func claim(limit: Int) async -> [WebhookDelivery] {
+    /// Claims up to `limit` due deliveries, none to the `resting` endpoints (``EndpointRest``); none when the store
+    /// fails (logged; the next look tries again).
+    func claim(limit: Int, excluding resting: [String] = []) async -> [WebhookDelivery] {
         let now = service.now()
         let lease = TimeInterval(service.configuration.webhooks.timeoutSeconds) + Self.leaseMargin
         do {
             return try await service.context.store.claimWebhookDeliveries(
                 at: now,
                 leaseUntil: now + lease,
-                limit: limit
+                limit: limit,
+                excluding: resting
             )
         } catch {
             service.logger.error("Could not claim webhook deliveries.", metadata: ["error": "\(error)"])
@@ -74,8 +89,9 @@ public struct WebhookDispatcher: Service, CustomStringConvertible {
         }
     }
 
-    /// Tries one claimed delivery and records what came of it.
-    func attempt(_ delivery: WebhookDelivery) async {
+    /// Tries one claimed delivery and records what came of it; returns whether it was delivered.
+    @discardableResult
+    func attempt(_ delivery: WebhookDelivery) async -> Bool {
         let settings = service.configuration.webhooks
         let endpoint = settings.endpoints.first { $0.name == delivery.message.endpoint }
         let outcome: WebhookAttemptCall.Outcome
@@ -130,6 +146,7 @@ public struct WebhookDispatcher: Service, CustomStringConvertible {
                 metadata: metadata.merging(["storeError": "\(error)"]) { first, _ in first }
             )
         }
+        return outcome.isDelivered
     }
 }
 
@@ -137,4 +154,7 @@ public struct WebhookDispatcher: Service, CustomStringConvertible {
 private final class DispatcherState: Sendable {
     let stopping = Atomic(false)
     let inFlight = Atomic(0)
+    let rest: Mutex<EndpointRest>
+
+    init(firstPause: TimeInterval) { rest = Mutex(EndpointRest(firstPause: firstPause)) }
 }

@@ -25,9 +25,17 @@ extension MemoryPasskeyStore: WebhookOutboxStore {
         }
     }
 
-    public func claimWebhookDeliveries(at time: Date, leaseUntil: Date, limit: Int) -> [WebhookDelivery] {
+    public func claimWebhookDeliveries(
+        at time: Date,
+        leaseUntil: Date,
+        limit: Int,
+        excluding resting: [String]
+    ) -> [WebhookDelivery] {
         let due = webhookDeliveries.indices
-            .filter { webhookDeliveries[$0].status == .pending && webhookDeliveries[$0].nextAttemptAt ?? time <= time }
+            .filter {
+                webhookDeliveries[$0].status == .pending && webhookDeliveries[$0].nextAttemptAt ?? time <= time
+                    && !resting.contains(webhookDeliveries[$0].message.endpoint)
+            }
             .sorted {
                 (webhookDeliveries[$0].nextAttemptAt ?? time, $0) < (webhookDeliveries[$1].nextAttemptAt ?? time, $1)
             }

@@ -10,12 +10,14 @@ public import Foundation
 /// attempt was never recorded — its server stopped — lapses and the delivery is due again. Delivery is so at least
 /// once, never by two servers at the same time.
 public protocol WebhookOutboxStore: Sendable {
-    /// Claims the pending deliveries due at `time` (oldest first, at most `limit`): each gets its `attempts` counted
-    /// and its `nextAttemptAt` moved to `leaseUntil`, and is returned as it is then.
+    /// Claims the pending deliveries due at `time` (oldest first, at most `limit`), apart from those to the endpoints
+    /// named in `resting`: each gets its `attempts` counted and its `nextAttemptAt` moved to `leaseUntil`, and is
+    /// returned as it is then.
     func claimWebhookDeliveries(
         at time: Date,
         leaseUntil: Date,
-        limit: Int
+        limit: Int,
+        excluding resting: [String]
     ) async throws(StoreError)
         -> [WebhookDelivery]
     /// Records an attempt's outcome, when the delivery is still pending with the attempt count its claim returned
@@ -29,4 +31,15 @@ public protocol WebhookOutboxStore: Sendable {
     func resendWebhookDelivery(id: Int64, at time: Date) async throws(StoreError) -> WebhookDelivery?
     /// Deletes up to `limit` delivered or failed deliveries written before `time`; returns how many.
     func purgeWebhookDeliveries(finishedBefore time: Date, limit: Int) async throws(StoreError) -> Int
+}
+
+extension WebhookOutboxStore {
+    /// Claims the pending deliveries due at `time` to every endpoint.
+    public func claimWebhookDeliveries(
+        at time: Date,
+        leaseUntil: Date,
+        limit: Int
+    ) async throws(StoreError) -> [WebhookDelivery] {
+        try await claimWebhookDeliveries(at: time, leaseUntil: leaseUntil, limit: limit, excluding: [])
+    }
 }

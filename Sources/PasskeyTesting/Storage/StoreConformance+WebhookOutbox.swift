@@ -28,6 +28,26 @@ extension StoreConformance {
                 "a lapsed claim is claimed again, with its attempt counted, up to the limit: \(lapsed)"
             )
         },
+        StoreConformanceCheck("a claim leaves the deliveries of resting endpoints due, untouched") { store in
+            let messages = [
+                WebhookFixture.message(endpoint: "down"), WebhookFixture.message(endpoint: "up"),
+                WebhookFixture.message(endpoint: "down"),
+            ]
+            try await WebhookFixture.append(messages, to: store)
+            let lease = Fixture.now + 60
+            let claimed = try await store.claimWebhookDeliveries(
+                at: Fixture.now,
+                leaseUntil: lease,
+                limit: 10,
+                excluding: ["down", "gone"]
+            )
+            try require(claimed.map(\.message) == [messages[1]], "only the endpoint that is not resting: \(claimed)")
+            let later = try await store.claimWebhookDeliveries(at: Fixture.now, leaseUntil: lease, limit: 10)
+            try require(
+                later.map(\.message) == [messages[0], messages[2]] && later.allSatisfy { $0.attempts == 1 },
+                "the resting endpoint's deliveries are claimed later, with no attempt counted before: \(later)"
+            )
+        },
         StoreConformanceCheck("an appended event and its messages are written together, or neither") { store in
             let message = WebhookFixture.message(endpoint: "a")
             try await WebhookFixture.append([message], to: store)

@@ -327,12 +327,13 @@ extension FailingStore: WebhookOutboxStore {
     func claimWebhookDeliveries(
         at time: Date,
         leaseUntil: Date,
-        limit: Int
+        limit: Int,
+        excluding resting: [String]
     ) async throws(StoreError)
         -> [WebhookDelivery]
     {
         try check()
-        return await base.claimWebhookDeliveries(at: time, leaseUntil: leaseUntil, limit: limit)
+        return await base.claimWebhookDeliveries(at: time, leaseUntil: leaseUntil, limit: limit, excluding: resting)
     }
 
     @discardableResult

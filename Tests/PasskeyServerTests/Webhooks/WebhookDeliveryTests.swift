@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
-import PasskeyServer
 import PasskeyStorage
 import PasskeyTesting
 import Testing
 import WebAuthn
+
+@testable import PasskeyServer
 
 /// Events reach a local receiver over real HTTP, signed, from a live server on a real SQLite file (and PostgreSQL
 /// when it is configured): a passkey's life, retries until the receiver recovers, giving up after a day, redirects
@@ -164,6 +165,41 @@ struct WebhookDeliveryTests {
                 #expect(try await Self.deliveries(server).first?.lastAnswer == 200)
                 #expect(await eventually { receiver.bodyEnded }, "the server stopped reading")
                 #expect(receiver.bytesSent < 16 << 20, "sent \(receiver.bytesSent) bytes")
+            }
+        }
+    }
+
+    @Test("an endpoint that is down rests: 20 events cost at most one claim's attempts, and all arrive once it is back")
+    func downEndpointRests() async throws {
+        let receiver = WebhookReceiver(.fail(status: 503))
+        try await receiver.listen { url in
+            try await StoreKind.sqlite.withLiveServer(configure: { $0.postWebhooks(to: url) }) { server, api in
+                var phone = TestAuthenticator()
+                let credential = try await api.enroll("ada", authenticator: &phone)
+                for number in 1...20 {
+                    _ = try await api.backend(
+                        .patch,
+                        Path.credential(credential.credentialId),
+                        body: Rename(name: "Key \(number)")
+                    )
+                }
+                // The server's clock stands still, so the endpoint's pause does not end: the renames are written to
+                // the outbox and wait there. Only attempts claimed before the endpoint rested were made.
+                try await Task.sleep(for: .seconds(2))
+                // Without the rest each of the 21 events would have had its attempt; with it, those of the claims
+                // made before the third failure: at most a claim's worth after two.
+                let limit = server.configuration.webhooks.maxConcurrentDeliveries + 2
+                #expect(receiver.requests.count <= limit, "\(receiver.requests.count) attempts")
+                #expect(try await Self.deliveries(server).count == 21)
+
+                receiver.behave(.accept)
+                let delivered = await eventually(within: 60) {
+                    server.clock.advance(by: 1)
+                    return (try? await Self.deliveries(server))?.allSatisfy { $0.status == .delivered } == true
+                }
+                #expect(delivered)
+                #expect(Set(receiver.accepted.map(\.id)).count == 21, "each event arrives")
+                #expect(receiver.accepted.count == 21, "once")
             }
         }
     }

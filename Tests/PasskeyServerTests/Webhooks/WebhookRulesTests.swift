@@ -71,6 +71,34 @@ struct WebhookRulesTests {
         )
     }
 
+    @Test("an endpoint rests after three failures in a row, then after each one, twice as long each time")
+    func endpointRest() {
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        var rest = EndpointRest(firstPause: 5)
+        rest.record(endpoint: "crm", delivered: false, at: start)
+        rest.record(endpoint: "crm", delivered: false, at: start)
+        rest.record(endpoint: "siem", delivered: false, at: start)
+        #expect(rest.resting(at: start).isEmpty)
+        rest.record(endpoint: "crm", delivered: false, at: start)
+        #expect(rest.resting(at: start) == ["crm"])
+        // An attempt under way when the pause began ends during it: it changes nothing.
+        rest.record(endpoint: "crm", delivered: false, at: start + 4)
+        #expect(rest.resting(at: start + 4.9) == ["crm"])
+        #expect(rest.resting(at: start + 5).isEmpty)
+        // After a pause, one failure is enough; the pause doubles, up to five minutes.
+        var time = start + 5
+        for pause in [10.0, 20, 40, 80, 160, 300, 300] {
+            rest.record(endpoint: "crm", delivered: false, at: time)
+            #expect(rest.resting(at: time + pause - 0.1) == ["crm"])
+            #expect(rest.resting(at: time + pause).isEmpty)
+            time += pause
+        }
+        // One delivered attempt ends it: three failures again before the next pause.
+        rest.record(endpoint: "crm", delivered: true, at: time)
+        rest.record(endpoint: "crm", delivered: false, at: time)
+        #expect(rest.resting(at: time).isEmpty)
+    }
+
     @Test("each audited change that is an event maps to its types, with data picked field by field")
     func mapping() {
         func types(_ event: AuditEvent) -> [String] { WebhookEvent.events(for: event).map(\.type.rawValue) }
