@@ -31,7 +31,7 @@ struct IdempotentRequests: ServiceFlow {
         _ handler: (Request) async throws -> Response
     ) async throws -> Response {
         guard let key = request.headers[Self.header] else { return try await handler(request) }
-        guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+        guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw APIError.idempotencyKeyInvalid
         }
         var request = request

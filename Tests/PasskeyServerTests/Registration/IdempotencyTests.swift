@@ -106,7 +106,7 @@ struct IdempotencyTests {
             let valid = #"{"userId": "alice", "userName": "alice@example.com"}"#
             #expect(try await Self.post(api, "/v1/registrations", json: valid, key: "k").status == .created)
 
-            for key in ["", String(repeating: "k", count: 256), "tab\tkey", "ключ"] {
+            for key in ["", String(repeating: "k", count: 256), "tab\tkey", "a key", "ключ"] {
                 expectError(
                     try await Self.post(api, "/v1/registrations", json: valid, key: key),
                     "INVALID_REQUEST",
