@@ -41,9 +41,13 @@ public struct WebhookDispatcher: Service, CustomStringConvertible {
                 while !state.stopping.load(ordering: .acquiring), !Task.isCancelled {
                     let free = settings.maxConcurrentDeliveries - state.inFlight.load(ordering: .acquiring)
                     let resting = state.rest.withLock { $0.resting(at: service.now()) }
-                    // While every endpoint rests there is nothing to claim: not even a look at the outbox.
-                    let claimed =
-                        free > 0 && !endpoints.isSubset(of: resting) ? await claim(limit: free, excluding: resting) : []
+                    // While every endpoint rests there is nothing to claim: the worker sleeps through the rings of
+                    // new events, which would each wake it for nothing, until the next look is due.
+                    if endpoints.isSubset(of: resting) {
+                        try? await Task.sleep(for: Self.pollInterval)
+                        continue
+                    }
+                    let claimed = free > 0 ? await claim(limit: free, excluding: resting) : []
                     for delivery in claimed {
                         state.inFlight.add(1, ordering: .releasing)
                         group.addTask {

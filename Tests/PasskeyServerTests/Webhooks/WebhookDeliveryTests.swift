@@ -120,8 +120,10 @@ struct WebhookDeliveryTests {
             try await StoreKind.sqlite.withLiveServer(configure: { $0.postWebhooks(to: url) }) { server, api in
                 _ = try await api.backend(.post, "/v1/registrations", body: NewRegistration(userId: "linus"))
                 #expect(try await api.backend(.delete, "/v1/users/linus").status == .noContent)
-                let failed = await eventually(within: 60) {
-                    server.clock.advance(by: 1800)
+                // An hour of the server's clock a second: the endpoint rests (at most five minutes) between the
+                // attempts, and the worker looks again within a second of real time.
+                let failed = await eventually(within: 120, every: .seconds(1)) {
+                    server.clock.advance(by: 3600)
                     return (try? await Self.deliveries(server).first?.status) == .failed
                 }
                 #expect(failed)

@@ -151,15 +151,16 @@ extension ServerConfiguration {
     }
 }
 
-/// Waits until `condition` holds, checking every 50 ms, for at most `seconds`; false if it never did.
+/// Waits until `condition` holds, checking every `interval`, for at most `seconds`; false if it never did.
 func eventually(
     within seconds: Double = 20,
+    every interval: Duration = .milliseconds(50),
     _ condition: @Sendable () async throws -> Bool
 ) async rethrows -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(50))
+        try? await Task.sleep(for: interval)
     }
     return try await condition()
 }
