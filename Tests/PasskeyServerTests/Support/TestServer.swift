@@ -32,6 +32,10 @@ struct TestServer: Sendable {
     ) throws {
         var configuration = ServerConfiguration()
         configuration.apiKeys = [.init(name: "test", key: Self.apiKey)]
+        // ``withLiveAPI``'s client connects when the test starts, and on a loaded machine a test may take longer than
+        // the default 10 s before its first request: the longest wait the configuration allows, unless a test sets
+        // its own (the connection-limit tests do).
+        configuration.limits.requestHeaderTimeoutSeconds = 300
         configure(&configuration)
         let clock = TestClock()
         let logs = LogCapture()
