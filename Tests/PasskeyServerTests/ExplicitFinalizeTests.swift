@@ -288,6 +288,39 @@ struct ExplicitFinalizeTests {
         }
     }
 
+    /// A body the OpenAPI document refuses is refused first, whatever state the attempt is in: finalize refuses a
+    /// `reason` key even when it is `null` (that once reached a cancelled attempt's 410).
+    @Test func aBodyTheDocumentRefusesIsRefusedBeforeTheAttemptIsLookedAt() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            let attempt = try await api.createRegistration(NewRegistration(userId: "alice", finalize: "explicit"))
+            let id = attempt.registrationAttemptId
+            _ = try await api.backend(.post, "/v1/registrations/\(id)/cancel").expect(.ok, RegistrationStatusView.self)
+            for body in [#"{"reason":null}"#, #"{"reason":"IDP_COMMIT_FAILED"}"#, #"{"finalizeToken":7}"#] {
+                expectError(
+                    try await api.backend(.post, Self.finalizePath(id), json: body),
+                    "INVALID_REQUEST",
+                    .badRequest
+                )
+            }
+            for body in [#"{"reason":"SOMETHING_ELSE"}"#, #"{"finalizeToken":7}"#] {
+                expectError(
+                    try await api.backend(.post, Self.abortPath(id), json: body),
+                    "INVALID_REQUEST",
+                    .badRequest
+                )
+            }
+            // Elsewhere a key given as `null` counts as left out, so these reach the attempt.
+            for body in [#"{"reason":null,"finalizeToken":null}"#, "{}"] {
+                expectError(
+                    try await api.backend(.post, Self.abortPath(id), json: body),
+                    "REGISTRATION_ATTEMPT_CANCELLED",
+                    .gone
+                )
+            }
+        }
+    }
+
     @Test func anAbortForTheIdentityProviderIsReportedToTheBackendAndTheApp() async throws {
         let server = try TestServer()
         try await server.withAPI { api in

@@ -42,6 +42,10 @@ struct OpenAPIDocument: Sendable {
     /// The values of `components/schemas/WebhookEventType/enum`, and the `type` of each variant of `WebhookEvent`.
     let webhookEventTypes: [String]
     let webhookEventVariants: [String]
+    /// The optional members of request bodies whose schema does not allow `null`, as `Schema.member` (or
+    /// `METHOD /path.member` inline), found through properties, `items`, `anyOf`, `oneOf` and `allOf`. A member the
+    /// schema refuses outright (`not: {required: [member]}`) is not optional.
+    let optionalRequestMembersWithoutNull: [String]
 
     init(text: String) throws {
         guard let root = try Yams.compose(yaml: text), let paths = root["paths"]?.mapping else {
@@ -78,6 +82,65 @@ struct OpenAPIDocument: Sendable {
         webhookEventVariants =
             schemas?["WebhookEvent"]?["oneOf"]?.sequence?.compactMap { $0["properties"]?["type"]?["const"]?.string }
             ?? []
+        var walk = RequestMemberWalk(schemas: schemas)
+        for (pathKey, item) in paths {
+            for (methodKey, operation) in item.mapping ?? [:] {
+                for (_, content) in operation["requestBody"]?["content"]?.mapping ?? [:] {
+                    guard let schema = content["schema"] else { continue }
+                    walk.visit(schema, at: "\(methodKey.string?.uppercased() ?? "") \(pathKey.string ?? "")")
+                }
+            }
+        }
+        optionalRequestMembersWithoutNull = walk.withoutNull.sorted()
+    }
+
+    /// Visits request schemas once each, collecting the optional members that do not allow `null`.
+    private struct RequestMemberWalk {
+        static let schemaPrefix = "#/components/schemas/"
+        let schemas: Node?
+        var visited: Set<String> = []
+        var withoutNull: Set<String> = []
+
+        func resolve(_ node: Node) -> Node {
+            var node = node
+            while let reference = node["$ref"]?.string, reference.hasPrefix(Self.schemaPrefix),
+                let target = schemas?[String(reference.dropFirst(Self.schemaPrefix.count))]
+            {
+                node = target
+            }
+            return node
+        }
+
+        /// `type: 'null'`, a `type` list or an `enum` with `null`, or an `anyOf`/`oneOf` branch that allows it.
+        func allowsNull(_ node: Node) -> Bool {
+            let node = resolve(node)
+            let types = node["type"].map { $0.sequence ?? [$0] } ?? []
+            if types.contains(where: { $0.string == "null" }) { return true }
+            if node["enum"]?.sequence?.contains(where: { $0.null != nil }) == true { return true }
+            return ["anyOf", "oneOf"].contains { (node[$0]?.sequence ?? []).contains(where: allowsNull) }
+        }
+
+        mutating func visit(_ node: Node, at place: String) {
+            var place = place
+            if let reference = node["$ref"]?.string {
+                guard visited.insert(reference).inserted else { return }
+                place = String(reference.dropFirst(Self.schemaPrefix.count))
+            }
+            let schema = resolve(node)
+            let required = Set(schema["required"]?.sequence?.compactMap(\.string) ?? [])
+            let refused = Set(schema["not"]?["required"]?.sequence?.compactMap(\.string) ?? [])
+            for (key, member) in schema["properties"]?.mapping ?? [:] {
+                guard let name = key.string else { continue }
+                if !required.contains(name), !refused.contains(name), !allowsNull(member) {
+                    withoutNull.insert("\(place).\(name)")
+                }
+                visit(member, at: "\(place).\(name)")
+            }
+            for combinator in ["anyOf", "oneOf", "allOf"] {
+                for branch in schema[combinator]?.sequence ?? [] { visit(branch, at: place) }
+            }
+            if let items = schema["items"] { visit(items, at: "\(place)[]") }
+        }
     }
 
     /// `security: []` is open; otherwise exactly one requirement, `apiKey`, `clientToken` or `pollToken`. Nil when not

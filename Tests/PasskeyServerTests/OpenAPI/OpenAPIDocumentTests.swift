@@ -158,6 +158,14 @@ struct OpenAPIDocumentTests {
         #expect(document.webhookEventVariants == sent)
     }
 
+    /// The document's rule for requests ("an optional member sent as `null` counts as left out"), which the contract
+    /// fuzzing holds the server to: a member that does not say so is one a client's `null` would wrongly be refused
+    /// for, or one the server reads as left out against its schema (as finalize's token once was).
+    @Test("Every optional member of a request body allows null")
+    func optionalRequestMembersAllowNull() throws {
+        #expect(try OpenAPIDocument.load().optionalRequestMembersWithoutNull == [])
+    }
+
     @Test("The ErrorCode enum lists exactly the codes of APIError.all")
     func errorCodesAreDocumented() throws {
         let document = try OpenAPIDocument.load()

@@ -171,7 +171,7 @@ extension RegistrationFlow {
         _ request: SettleRegistrationRequest,
         by caller: Caller
     ) async throws(APIError) -> RegistrationStatusResponse {
-        guard request.reason == nil else {
+        guard !request.hasReasonKey else {
             throw APIError.invalidRequest("A reason is given to abort an attempt, not to finalize it.")
         }
         return try await settle(flowID: id, request, finalize: true, by: caller)

@@ -49,9 +49,26 @@ struct SettleRegistrationRequest: Decodable, Sendable {
     let finalizeToken: String?
     /// Abort only: why, when the backend's own identity provider refused the passkey (``AbortReason``).
     let reason: String?
+    /// Whether the body has a `reason` key at all: finalize refuses one, even `null`.
+    let hasReasonKey: Bool
 
     /// An empty body: no token (refused with `FINALIZE_TOKEN_INVALID` once the attempt has completed).
-    static let none = Self(finalizeToken: nil, reason: nil)
+    static let none = Self(finalizeToken: nil, reason: nil, hasReasonKey: false)
+
+    init(finalizeToken: String?, reason: String?, hasReasonKey: Bool) {
+        self.finalizeToken = finalizeToken
+        self.reason = reason
+        self.hasReasonKey = hasReasonKey
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        finalizeToken = try container.decodeIfPresent(String.self, forKey: .finalizeToken)
+        reason = try container.decodeIfPresent(String.self, forKey: .reason)
+        hasReasonKey = container.contains(.reason)
+    }
+
+    private enum CodingKeys: String, CodingKey { case finalizeToken, reason }
 }
 
 /// The reasons a backend may give when it aborts an explicit-finalize attempt.
