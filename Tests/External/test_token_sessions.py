@@ -51,7 +51,7 @@ def verified_claims(server: LiveServer, access_token: str) -> dict[str, Any]:
         algorithms=["ES256"],
         audience="localhost",
         issuer=server.origin,
-        options={"require": ["iss", "sub", "aud", "iat", "exp", "auth_time"]},
+        options={"require": ["iss", "sub", "aud", "iat", "exp", "jti", "client_id", "auth_time"]},
     )
 
 
@@ -62,6 +62,7 @@ def test_the_access_token_verifies_against_the_published_keys(server: LiveServer
 
     claims = verified_claims(server, session["accessToken"])
     assert claims["sub"] == enrolled.user_id
+    assert claims["client_id"] == "localhost", claims
     assert claims["exp"] - claims["iat"] == session["expiresIn"]
     assert abs(claims["iat"] - time.time()) < 300
     assert claims["auth_time"] <= claims["iat"]

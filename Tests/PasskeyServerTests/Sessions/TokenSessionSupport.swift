@@ -45,6 +45,7 @@ struct TokenClaims: Decodable, Sendable {
     let iss: String
     let sub: String
     let aud: String
+    let client_id: String
     let iat: Int
     let exp: Int
     let jti: String

@@ -39,6 +39,7 @@ struct TokenSessionTests {
             #expect(token.claims.sub == "ada")
             #expect(token.claims.iss == server.origin)
             #expect(token.claims.aud == server.rpID)
+            #expect(token.claims.client_id == server.rpID)
             #expect(token.claims.iat == now)
             #expect(token.claims.exp == now + 600)
             #expect(token.claims.auth_time == now)

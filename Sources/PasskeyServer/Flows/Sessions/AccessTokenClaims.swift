@@ -1,13 +1,15 @@
 import Foundation
 
 /// The claims of an access token (a JWT, RFC 7519, typed `at+jwt` as RFC 9068 does), in the names the RFCs give them:
-/// who signed in (`sub`, the integrator's user id), for whom (`aud`), by whom (`iss`), when the token was issued and
+/// who signed in (`sub`, the integrator's user id), for whom (`aud`), by whom (`iss`), to which client (`client_id`,
+/// which RFC 9068 §2.2 requires: the relying party's apps, named by its RP ID), when the token was issued and
 /// expires (`iat`, `exp`, seconds since 1970), when the user signed in (`auth_time`, unchanged by refreshing), how
 /// (`amr`, RFC 8176 method names) and with what assurance (`acr`). See docs/server.md, "Token sessions".
 struct AccessTokenClaims: Encodable, Sendable, Equatable {
     let iss: String
     let sub: String
     let aud: String
+    let clientID: String
     let iat: Int
     let exp: Int
     /// A random id of this token (RFC 7519 §4.1.7).
@@ -24,6 +26,7 @@ struct AccessTokenClaims: Encodable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, iat, exp, jti, sid, amr, acr, txn
         case authTime = "auth_time"
+        case clientID = "client_id"
     }
 
     /// The RFC 8176 methods a passkey sign-in proves: possession of a key — `hwk` for a device-bound one, `swk` for a

@@ -176,6 +176,7 @@ struct SessionsFlow: ServiceFlow {
             iss: configuration.sessionIssuer,
             sub: family.userID,
             aud: configuration.sessionAudience,
+            clientID: configuration.rpId,
             iat: issuedAt,
             exp: issuedAt + lifetime,
             jti: Secrets.identifier(prefix: ""),
