@@ -216,6 +216,7 @@ let package = Package(
                 "PostgresTestSupport",
                 "PasskeyStorage",
                 "PasskeyTesting",
+                "ProcessTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strictSettings

@@ -3,24 +3,17 @@ import PasskeyStorage
 import PasskeyStorePostgres
 import PasskeyTesting
 import PostgresTestSupport
+import ProcessTestSupport
 import Testing
 
 /// The dump and restore docs/server.md gives for PostgreSQL ("Backup and restore"), run on a schema with users and
 /// credentials: what the store reads back after the restore is what it wrote before the dump.
 @Suite("PostgreSQL backup with pg_dump and pg_restore", .enabled(if: TestDatabase.isConfigured, TestDatabase.skipped))
 struct PostgresBackupTests {
-    /// Runs one of PostgreSQL's client programs and returns its exit status and standard error.
-    static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, error: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+    /// Runs one of PostgreSQL's client programs through the tests' one spawner (never Foundation's `Process`, whose
+    /// start can crash beside others on Linux, nor a blocking wait on the concurrency pool).
+    static func run(_ program: String, _ arguments: [String]) async throws -> ChildProcess.Result {
+        try await ChildProcess.run("/usr/bin/env", [program] + arguments)
     }
 
     @Test("pg_dump, the schema dropped, pg_restore: the store reads the same users and credentials")
@@ -57,11 +50,14 @@ struct PostgresBackupTests {
             }
             await store.shutdown()
 
-            let dumped = try Self.run("pg_dump", ["--format=custom", "--schema", schema.name, "--file", dump, url])
-            #expect(dumped.status == 0, "\(dumped.error)")
+            let dumped = try await Self.run(
+                "pg_dump",
+                ["--format=custom", "--schema", schema.name, "--file", dump, url]
+            )
+            #expect(dumped.status == 0, "\(dumped.standardError)")
             try await schema.drop()
-            let restored = try Self.run("pg_restore", ["--no-owner", "--dbname", url, dump])
-            #expect(restored.status == 0, "\(restored.error)")
+            let restored = try await Self.run("pg_restore", ["--no-owner", "--dbname", url, dump])
+            #expect(restored.status == 0, "\(restored.standardError)")
 
             let reopened = try await schema.connect()
             do {
