@@ -160,7 +160,7 @@ struct OpenAPIDocumentTests {
 
     /// The document's rule for requests ("an optional member sent as `null` counts as left out"), which the contract
     /// fuzzing holds the server to: a member that does not say so is one a client's `null` would wrongly be refused
-    /// for, or one the server reads as left out against its schema (as finalize's token once was).
+    /// for, or one the server reads as left out against its schema (as abort's `reason` and finalize's token were).
     @Test("Every optional member of a request body allows null")
     func optionalRequestMembersAllowNull() throws {
         #expect(try OpenAPIDocument.load().optionalRequestMembersWithoutNull == [])
