@@ -75,7 +75,7 @@ struct TokenSessionSDKTests {
             let ended = await #expect(throws: PasskeyError.self) { try await session.accessToken() }
             #expect(ended?.code == .invalidOrExpiredSession)
             #expect(ended?.serverCode == "SESSION_REVOKED")
-            #expect(try await storage.load() == nil)
+            #expect(await storage.load() == nil)
             #expect(try await !session.isSignedIn)
         }
     }
@@ -94,7 +94,7 @@ struct TokenSessionSDKTests {
             // None of them failed: without the shared refresh, two would spend one refresh token and the second would
             // be refused as a reuse (REFRESH_TOKEN_REUSED), ending the session. The stored token is live.
             #expect(results.count == 4)
-            #expect(try await storage.load().map { stored in results.contains(stored) } == true)
+            #expect(await storage.load().map { stored in results.contains(stored) } == true)
             #expect(try await session.refresh().refreshToken != tokens.refreshToken)
         }
     }
@@ -123,7 +123,7 @@ struct TokenSessionSDKTests {
             let session = TokenSession(api: PasskeyClientAPI(serverBaseURL: server.baseURL), storage: storage)
             try await session.start(with: tokens)
             try await session.signOut()
-            #expect(try await storage.load() == nil)
+            #expect(await storage.load() == nil)
             let api = PasskeyClientAPI(serverBaseURL: server.baseURL)
             let refused = await #expect(throws: PasskeyError.self) {
                 try await api.refreshSession(refreshToken: tokens.refreshToken)

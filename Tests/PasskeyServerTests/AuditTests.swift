@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import PasskeyServer
+import PasskeyStorage
 import PasskeyTesting
 import Synchronization
 import Testing
@@ -134,6 +135,30 @@ struct AuditTests {
             #expect(renamed.details["name"] == "Phone")
             #expect(renamed.userId == "alice")
             #expect(events.first { $0.action == "user.deleted" }?.userId == "bob")
+        }
+    }
+
+    /// Each event carries its chain link, as the store holds it: every event follows the one before it, the first the
+    /// genesis, and a page filtered by user shows the same hashes as the whole log.
+    @Test func eventsCarryTheirHashChainLinks() async throws {
+        let server = try TestServer()
+        try await server.withAPI { api in
+            try await Self.runEveryFlow(api, secrets: Secrets())
+            let events = try await api.auditEvents(query: "?limit=500").events
+            let stored = try await server.store.auditEvents(after: 0, limit: 500, userID: nil)
+            #expect(events.count == stored.count && events.count > 10)
+            #expect(events.first?.previousHash == Base64URL.encode(AuditChain.genesis))
+            for (event, record) in zip(events, stored) {
+                #expect(event.hash == record.hash.map(Base64URL.encode), "\(event.sequence)")
+                #expect(event.previousHash == record.previousHash.map(Base64URL.encode), "\(event.sequence)")
+            }
+            for (earlier, later) in zip(events, events.dropFirst()) {
+                #expect(later.previousHash == earlier.hash, "\(later.sequence) follows \(earlier.sequence)")
+            }
+            let hashes = Dictionary(uniqueKeysWithValues: events.map { ($0.sequence, $0.hash) })
+            for event in try await api.auditEvents(query: "?userId=alice").events {
+                #expect(event.hash != nil && event.hash == hashes[event.sequence])
+            }
         }
     }
 

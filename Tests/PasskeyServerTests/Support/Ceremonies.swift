@@ -131,6 +131,8 @@ struct AuditPageView: Decodable, Sendable {
         let subject: String?
         let requestId: String?
         let details: [String: String]
+        let hash: String?
+        let previousHash: String?
     }
 
     let events: [Event]

@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyStorage
+import WebAuthn
 
 extension AccountFlow {
     struct AuditPage: Encodable, Sendable {
@@ -17,6 +18,10 @@ extension AccountFlow {
         let subject: String?
         let requestId: String?
         let details: [String: String]
+        /// The event's link in the hash chain (docs/server.md, "A tamper-evident audit log"), unpadded base64url;
+        /// absent for events recorded before the chain.
+        let hash: String?
+        let previousHash: String?
     }
 
     /// The order of a page of the audit log: `oldest` pages forward (the next page's cursor is `after`), `newest`
@@ -76,7 +81,9 @@ extension AccountFlow {
                 userId: $0.userID,
                 subject: $0.subject,
                 requestId: $0.requestID,
-                details: $0.details
+                details: $0.details,
+                hash: $0.hash.map(Base64URL.encode),
+                previousHash: $0.previousHash.map(Base64URL.encode)
             )
         }
         return AuditPage(events: page, nextCursor: events.count > size ? page.last.map { String($0.sequence) } : nil)
