@@ -37,10 +37,14 @@ api_key="$("$python" -c 'import secrets; print("pk_external_" + secrets.token_ur
 # The webhook receiver of test_webhooks.py listens on a port chosen here (free when it was chosen), with a new secret;
 # the server posts every event there, retrying after a second until the receiver is up.
 webhook_port="$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-webhook_secret="$("$python" -c 'import base64, secrets; print("whsec_" + base64.b64encode(secrets.token_bytes(32)).decode())')"
+# The endpoint is mid-rotation (a secret and its previous one), so every delivery must verify with each.
+new_secret() { "$python" -c 'import base64, secrets; print("whsec_" + base64.b64encode(secrets.token_bytes(32)).decode())'; }
+webhook_secret="$(new_secret)"
+webhook_previous_secret="$(new_secret)"
 cat >"$workdir/passkeys.json" <<JSON
 {"webhooks": {"firstRetrySeconds": 1, "endpoints": [
-    {"name": "external", "url": "http://127.0.0.1:$webhook_port/hooks", "secret": "$webhook_secret", "events": ["*"]}
+    {"name": "external", "url": "http://127.0.0.1:$webhook_port/hooks", "secret": "$webhook_secret",
+     "previousSecret": "$webhook_previous_secret", "events": ["*"]}
 ]}}
 JSON
 start_server --config "$workdir/passkeys.json"
@@ -50,6 +54,7 @@ echo "external tests: passkeys serving $url"
 set +e
 (cd "$here" && PASSKEYS_SERVER_URL="$url" PASSKEYS_API_KEY="$api_key" PYTHONDONTWRITEBYTECODE=1 \
     PASSKEYS_WEBHOOK_PORT="$webhook_port" PASSKEYS_WEBHOOK_SECRET="$webhook_secret" \
+    PASSKEYS_WEBHOOK_PREVIOUS_SECRET="$webhook_previous_secret" \
     "$python" -m pytest -q -p no:cacheprovider "$@") 2>&1 | tee "$workdir/pytest.out"
 status=${PIPESTATUS[0]}
 set -e

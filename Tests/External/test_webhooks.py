@@ -1,8 +1,9 @@
 """Webhook deliveries of a live server, verified by an implementation no one on this project wrote.
 
 `passkeys serve` (started by run.sh) posts every event to a receiver on PASSKEYS_WEBHOOK_PORT, signed with
-PASSKEYS_WEBHOOK_SECRET; the receiver here checks each request with the Standard Webhooks reference library for
-Python (`standardwebhooks` from PyPI), as a receiver in production would, before it answers 204.
+PASSKEYS_WEBHOOK_SECRET and, as an endpoint whose secret is being rotated, PASSKEYS_WEBHOOK_PREVIOUS_SECRET; the
+receiver here checks each request with the Standard Webhooks reference library for Python (`standardwebhooks` from
+PyPI) once per secret — a receiver on either side of the rotation must accept it — before it answers 204.
 """
 
 from __future__ import annotations
@@ -26,15 +27,15 @@ from conftest import LiveServer, enroll, new_user_id
 class Receiver:
     """Records every delivery: its headers, its body, and whether the reference library accepted its signature."""
 
-    def __init__(self, secret: str) -> None:
-        self.webhook = Webhook(secret)
+    def __init__(self, secrets: list[str]) -> None:
+        self.webhooks = [Webhook(secret) for secret in secrets]
         self.lock = threading.Lock()
         self.deliveries: list[dict[str, Any]] = []
 
     def received(self, headers: dict[str, str], body: bytes) -> bool:
         try:
-            payload = self.webhook.verify(body, headers)
-            verified = True
+            payloads = [webhook.verify(body, headers) for webhook in self.webhooks]
+            payload, verified = payloads[0], True
         except WebhookVerificationError:
             payload, verified = json.loads(body), False
         with self.lock:
@@ -51,7 +52,8 @@ def receiver() -> Iterator[Receiver]:
     port, secret = os.environ.get("PASSKEYS_WEBHOOK_PORT"), os.environ.get("PASSKEYS_WEBHOOK_SECRET")
     if not port or not secret:
         pytest.skip("PASSKEYS_WEBHOOK_PORT and PASSKEYS_WEBHOOK_SECRET name no receiver (run.sh sets them)")
-    receiver = Receiver(secret)
+    previous = os.environ.get("PASSKEYS_WEBHOOK_PREVIOUS_SECRET")
+    receiver = Receiver([secret] + ([previous] if previous else []))
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 (the name http.server calls)
@@ -124,7 +126,9 @@ def test_every_delivery_verifies_with_the_reference_library(server: LiveServer, 
         assert event["verified"], event
         headers, payload = event["headers"], event["payload"]
         assert headers["webhook-id"].startswith("msg_")
-        assert headers["webhook-signature"].startswith("v1,")
+        signatures = headers["webhook-signature"].split(" ")
+        assert len(signatures) == len(receiver.webhooks), signatures
+        assert all(signature.startswith("v1,") for signature in signatures), signatures
         assert set(payload) == {"type", "timestamp", "data"}
         assert payload["data"]["userId"] == user_id
         if payload["type"] != "user.deleted":
@@ -158,5 +162,6 @@ def test_a_tampered_delivery_is_refused_by_the_reference_library(receiver: Recei
         delivered = next((d for d in receiver.deliveries if d["verified"]), None)
     assert delivered is not None, "no verified delivery to tamper with"
     body = json.dumps({**delivered["payload"], "type": "user.deleted"}).encode()
-    with pytest.raises(WebhookVerificationError):
-        receiver.webhook.verify(body, delivered["headers"])
+    for webhook in receiver.webhooks:
+        with pytest.raises(WebhookVerificationError):
+            webhook.verify(body, delivered["headers"])

@@ -24,13 +24,24 @@ extension ServerConfiguration {
             public var url: String
             /// The signing secret, `whsec_` and the base64 of 24 to 64 random bytes, as Standard Webhooks defines it.
             public var secret: String
+            /// The secret the endpoint had before `secret`, while the receiver moves to the new one: each message is
+            /// then signed with both (two signatures in `webhook-signature`). Remove it once the receiver verifies with
+            /// the new secret.
+            public var previousSecret: String?
             /// The event types the endpoint receives (``WebhookEventType``), or `["*"]` for all of them.
             public var events: [String]
 
-            public init(name: String, url: String, secret: String, events: [String] = ["*"]) {
+            public init(
+                name: String,
+                url: String,
+                secret: String,
+                previousSecret: String? = nil,
+                events: [String] = ["*"]
+            ) {
                 self.name = name
                 self.url = url
                 self.secret = secret
+                self.previousSecret = previousSecret
                 self.events = events
             }
         }
@@ -85,6 +96,14 @@ extension ServerConfiguration.Webhooks.Endpoint {
                 field: "\(path).secret",
                 "must be 'whsec_' followed by the base64 of 24 to 64 random bytes (`openssl rand -base64 32`)"
             )
+        }
+        if let previousSecret {
+            guard WebhookSigner(secret: previousSecret) != nil, previousSecret != secret else {
+                throw ConfigurationError(
+                    field: "\(path).previousSecret",
+                    "must be the endpoint's former secret ('whsec_' and the base64 of 24 to 64 bytes), not its secret"
+                )
+            }
         }
         guard !events.isEmpty else {
             throw ConfigurationError(field: "\(path).events", "must list event types, or \"*\" for all of them")

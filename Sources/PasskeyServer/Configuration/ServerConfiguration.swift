@@ -323,7 +323,8 @@ extension ServerConfiguration {
     /// The members of the objects in list settings (the defaults' lists are empty, so they cannot show them).
     private static let elementMembers: [String: Set<String>] = [
         "appleApps": ["teamId", "bundleId", "appLinkPaths"], "androidApps": ["packageName", "sha256CertFingerprints"],
-        "apiKeys": ["name", "key", "sha256", "scopes"], "webhooks.endpoints": ["name", "url", "secret", "events"],
+        "apiKeys": ["name", "key", "sha256", "scopes"],
+        "webhooks.endpoints": ["name", "url", "secret", "previousSecret", "events"],
     ]
 
     private static func checkKnown(

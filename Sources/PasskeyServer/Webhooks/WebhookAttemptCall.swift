@@ -46,7 +46,7 @@ struct WebhookAttemptCall: Sendable {
     /// The attempt for `message` to `endpoint`; nil when the endpoint's URL or secret cannot be used (the
     /// configuration's validation refuses both at start).
     init?(_ message: WebhookMessage, to endpoint: ServerConfiguration.Webhooks.Endpoint, timeout: Int) {
-        guard let url = URL(string: endpoint.url), let signer = WebhookSigner(secret: endpoint.secret) else {
+        guard let url = URL(string: endpoint.url), let signer = WebhookSigner(endpoint) else {
             return nil
         }
         self.message = WebhookMessageRequest(url: url, signer: signer, message: message)

@@ -21,6 +21,27 @@ struct WebhookRulesTests {
         )
     }
 
+    @Test("while a secret is rotated, each message carries the signature of the new secret, then of the previous one")
+    func rotation() throws {
+        let current = "whsec_" + Data((0..<32).map { UInt8($0) }).base64EncodedString()
+        let previous = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+        let endpoint = ServerConfiguration.Webhooks.Endpoint(
+            name: "crm",
+            url: "https://crm.example/",
+            secret: current,
+            previousSecret: previous
+        )
+        let signers = try [current, previous].map { try #require(WebhookSigner(secret: $0)) }
+        let both = try #require(WebhookSigner(endpoint))
+        let (id, timestamp, body) = ("msg_p5jXN8AQM9LWM0D4loKWxJek", 1_614_265_330, #"{"test": 2432232314}"#)
+        let expected = signers.map { $0.signature(id: id, timestamp: timestamp, body: body) }
+        #expect(expected[1] == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
+        #expect(both.signature(id: id, timestamp: timestamp, body: body) == expected.joined(separator: " "))
+        var settled = endpoint
+        settled.previousSecret = nil
+        #expect(try #require(WebhookSigner(settled)).signature(id: id, timestamp: timestamp, body: body) == expected[0])
+    }
+
     @Test(
         "a secret is whsec_ and the base64 of 24 to 64 bytes",
         arguments: [
@@ -210,6 +231,14 @@ struct WebhookRulesTests {
                 #"{"name": "crm", "url": "https://crm.example/", "secret": "S", "events": ["*"], "retries": 3}"#,
                 "retries"
             ),
+            (
+                #"{"name": "crm", "url": "https://crm.example/", "secret": "S", "previousSecret": "whsec_abc", "events": ["*"]}"#,
+                "previousSecret"
+            ),
+            (
+                #"{"name": "crm", "url": "https://crm.example/", "secret": "S", "previousSecret": "S", "events": ["*"]}"#,
+                "previousSecret"
+            ),
         ]
     )
     func refusedEndpoints(_ endpoint: String, field: String) throws {
@@ -227,13 +256,19 @@ struct WebhookRulesTests {
         let secret = WebhookReceiver.secret
         let configuration = try Self.configuration(
             #"""
-            {"name": "crm", "url": "https://crm.example/hooks?team=1", "secret": "\#(secret)", "events": ["passkey.revoked", "user.deleted"]},
+            {"name": "crm", "url": "https://crm.example/hooks?team=1", "secret": "\#(secret)", "events": ["passkey.revoked", "user.deleted"],
+             "previousSecret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"},
             {"name": "local-1", "url": "http://localhost:9000/hooks", "secret": "\#(secret)", "events": ["*"]},
             {"name": "local-2", "url": "http://[::1]:9000/", "secret": "\#(secret)", "events": ["*"]}
             """#
         )
         try configuration.validate()
         #expect(configuration.webhooks.endpoints.map(\.name) == ["crm", "local-1", "local-2"])
+        #expect(
+            configuration.webhooks.endpoints.map(\.previousSecret) == [
+                "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", nil, nil,
+            ]
+        )
         var duplicate = configuration
         duplicate.webhooks.endpoints[2].name = "crm"
         #expect(throws: ConfigurationError.self) { try duplicate.validate() }
