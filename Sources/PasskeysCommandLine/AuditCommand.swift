@@ -40,13 +40,7 @@ struct AuditVerifyCommand: ExecutableCommand {
             """
     )
 
-    @Option(
-        help: ArgumentHelp(
-            "The server's database: sqlite:PATH, a SQLite file's path, or postgres://….",
-            valueName: "url"
-        )
-    )
-    var database: String
+    @OptionGroup var database: ServerDatabaseOption
 
     @Option(
         name: .customLong("public-key"),
@@ -67,15 +61,10 @@ struct AuditVerifyCommand: ExecutableCommand {
     var keyFiles: [String] = []
 
     func execute(in environment: CommandEnvironment) async -> CommandResult {
-        let setting = database.contains(":") ? database : "sqlite:" + database
         let parsed: ServerConfiguration.Database
-        do {
-            parsed = try ServerConfiguration.Database(setting, field: "--database")
-        } catch {
-            return CommandLineError(.invalidDatabase, "\(error)").result
-        }
-        if case .sqlite(let sqlite) = parsed, !FileManager.default.fileExists(atPath: sqlite.path) {
-            return CommandLineError(.fileUnreadable, "There is no database at \(sqlite.path).").result
+        switch database.parsed() {
+        case .success(let database): parsed = database
+        case .failure(let error): return error.result
         }
         var trustedKeys: [[UInt8]]?
         if !publicKeys.isEmpty || !keyFiles.isEmpty {

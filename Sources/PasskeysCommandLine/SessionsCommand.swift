@@ -32,24 +32,13 @@ struct SessionsRotateKeyCommand: ExecutableCommand {
             """
     )
 
-    @Option(
-        help: ArgumentHelp(
-            "The server's database: sqlite:PATH, a SQLite file's path, or postgres://….",
-            valueName: "url"
-        )
-    )
-    var database: String
+    @OptionGroup var database: ServerDatabaseOption
 
     func execute(in environment: CommandEnvironment) async -> CommandResult {
-        let setting = database.contains(":") ? database : "sqlite:" + database
         let parsed: ServerConfiguration.Database
-        do {
-            parsed = try ServerConfiguration.Database(setting, field: "--database")
-        } catch {
-            return CommandLineError(.invalidDatabase, "\(error)").result
-        }
-        if case .sqlite(let sqlite) = parsed, !FileManager.default.fileExists(atPath: sqlite.path) {
-            return CommandLineError(.fileUnreadable, "There is no database at \(sqlite.path).").result
+        switch database.parsed() {
+        case .success(let database): parsed = database
+        case .failure(let error): return error.result
         }
         let opened: OpenedStore
         do {
