@@ -77,8 +77,9 @@ struct ConnectionQueueTests {
             let user = UserRecord(id: "late", handle: [1, 2, 3], name: "late", displayName: "Late", createdAt: Date())
             let late = Task { await storeError { _ = try await store.createUserIfAbsent(user) } }
             // Its turn must come after the timeout: first it is in the line (however long a loaded machine takes to
-            // start the task), then it waits there longer than the timeout. Waiting longer is never wrong here.
-            while store.connection.operations == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            // start the task) — `operations` counts the holder's running operation too, so the line holds two —, then
+            // it waits there longer than the timeout. Waiting longer is never wrong here.
+            while store.connection.operations < 2 { try await Task.sleep(for: .milliseconds(10)) }
             try await Task.sleep(for: .milliseconds(400))
             holder.release()
             try await holding.value
