@@ -82,9 +82,10 @@ extension PostgresFailureTests {
                     at: Self.now
                 )
             }
-            // Once the insert waits on the row lock, the pool's only connection is taken.
+            // Once the insert waits on the row lock, the pool's only connection is taken (a minute at least for a
+            // loaded machine to get it there).
             var waiting = 0
-            for _ in 0..<600 where waiting == 0 {
+            for _ in 0..<6000 where waiting == 0 {
                 let rows = try await TestDatabase.execute(
                     "SELECT count(*)::int FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
                 )
