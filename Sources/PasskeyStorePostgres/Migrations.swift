@@ -15,7 +15,7 @@ enum Migrations {
     static let all: [Migration] = [
         initialSchema, usersInByteOrder, limitWindows, webSessions, workflowRuns, purging, crossPlatformSessions,
         recoveryAttempts, uniqueUserNames, recoveryStarter, consolePasskeys, purgedRegistrations, idempotencyKeys,
-        auditChain, webhookOutbox, tokenSessions,
+        auditChain, webhookOutbox, tokenSessions, usersByName,
     ]
 
     static let initialSchema = Migration(

@@ -22,7 +22,7 @@ enum Migrations {
     static let all: [Migration] = [
         initialSchema, limitWindows, webSessions, workflowRuns, purging, crossPlatformSessions, recoveryAttempts,
         uniqueUserNames, recoveryStarter, consolePasskeys, versionAlignment, purgedRegistrations, idempotencyKeys,
-        auditChain, webhookOutbox, tokenSessions,
+        auditChain, webhookOutbox, tokenSessions, usersByName,
     ]
 
     static let initialSchema = Migration(

@@ -46,8 +46,15 @@ struct PostgresMigrationTests {
         try await schema.execute("DELETE FROM schema_migrations WHERE version = 9")
     }
 
-    /// Takes the token sessions (version 16) out of the schema.
+    /// Takes the users' index by name in byte order (version 17) out of the schema.
+    func dropUsersByName(in schema: TestSchema) async throws {
+        try await schema.execute("DROP INDEX users_name_bytewise")
+        try await schema.execute("DELETE FROM schema_migrations WHERE version = 17")
+    }
+
+    /// Takes the token sessions (version 16) and the change after it out of the schema.
     func dropTokenSessions(in schema: TestSchema) async throws {
+        try await dropUsersByName(in: schema)
         try await schema.execute("DROP TABLE refresh_tokens")
         try await schema.execute("DROP TABLE refresh_token_families")
         try await schema.execute("DROP TABLE session_signing_keys")
@@ -196,6 +203,32 @@ struct PostgresMigrationTests {
             #expect(try await second.refreshTokenFamilies(userID: user.id) == [family])
             await second.shutdown()
             #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
+        }
+    }
+
+    @Test("a schema of version 16 gets the users' index by name, and a page of users by name reads it")
+    func upgradeToUsersByName() async throws {
+        try await TestDatabase.withSchema("users_by_name") { schema in
+            let first = try await schema.connect()
+            for index in 0..<3 {
+                _ = try await first.createUserIfAbsent(
+                    UserRecord.fixture(id: "user-\(index)", handle: [UInt8(index)], name: "name-\(2 - index)")
+                )
+            }
+            await first.shutdown()
+            try await dropUsersByName(in: schema)
+            let second = try await schema.connect()
+            #expect(try await versions(in: schema) == PostgresPasskeyStore.schemaVersions)
+            let page = try await second.users(matching: nil, after: "name-0", limit: 10, order: .name)
+            #expect(page.map(\.user.name) == ["name-1", "name-2"])
+            await second.shutdown()
+            // The listing's order and cursor, planned without sequential scans: an index scan of the new index.
+            let plan = try await TestDatabase.execute(
+                #"SET search_path TO "\#(schema.name)""#,
+                "SET enable_seqscan = off",
+                #"EXPLAIN SELECT id FROM users WHERE name COLLATE "C" > 'name-0' ORDER BY name COLLATE "C" LIMIT 10"#
+            ).map { try $0.decode(String.self) }.joined(separator: "\n")
+            #expect(plan.contains("users_name_bytewise"), "\(plan)")
         }
     }
 

@@ -68,7 +68,7 @@ struct AuditTamperTests {
                 }
             )
             try await withStore(at: path) { store in
-                #expect(store.migrationsApplied == [14, 15, 16])
+                #expect(store.migrationsApplied == [14, 15, 16, 17])
                 #expect(try await store.auditChainHead() == nil, "events without hashes have no head to sign")
                 let first = try await store.appendAuditEvent(
                     AuditEvent(time: Sample.now, actor: "system", action: "new")

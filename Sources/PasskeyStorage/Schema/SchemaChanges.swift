@@ -19,6 +19,7 @@ package enum SchemaChanges {
     /// The changes after ``alignedVersion``, in order: the first is version 12 in both adapters.
     package static let sinceAlignment: [String] = [
         "purged registrations", "idempotency keys", "audit hash chain", "webhook outbox", "token sessions",
+        "users by name in byte order",
     ]
 
     /// The newest version both adapters migrate to.
