@@ -191,9 +191,7 @@ struct ServeCommand: ExecutableCommand {
 
 extension LoggingSystem {
     private static let bootstrapped: Void = LoggingSystem.bootstrap { label in
-        var handler = StreamLogHandler.standardError(label: label)
-        handler.logLevel = .info
-        return handler
+        LogLineHandler(label: label)
     }
 
     static func bootstrapOnce() { _ = bootstrapped }
