@@ -12,8 +12,9 @@ import Darwin
 /// and handed to the file descriptor in one `write`.
 ///
 /// The server logs a line per request, so the line's cost is paid on every request: this handler formats the time
-/// once a second rather than once a line, builds no intermediate strings for the metadata, and takes no `FILE` lock
-/// (one `write` of a whole line is not interleaved with another thread's on a pipe, a file or a terminal).
+/// once a second rather than once a line, builds the line as bytes rather than a string, and takes no `FILE` lock
+/// (one `write` of a whole line is not interleaved with another thread's in a file or on a terminal, nor on a pipe
+/// up to its 4 KiB atomic size).
 struct LogLineHandler: LogHandler {
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .info
