@@ -4,7 +4,7 @@ import Testing
 import WebAuthn
 
 /// The browser driver against a real headless Chromium and its virtual authenticator.
-@Suite(.requiresChromium, .timeLimit(.minutes(3)))
+@Suite(.requiresChromium, .timeLimit(.minutes(10)))
 struct BrowserDriverTests {
     @Test func registersAndSignsInWithAPlatformAuthenticator() async throws {
         try await SmokeSite.withServer { address in

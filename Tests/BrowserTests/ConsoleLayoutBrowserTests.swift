@@ -4,7 +4,7 @@ import Testing
 
 /// The console as an operator sees it in a real Chromium: the audit log a dense table that fits a desktop's width,
 /// and a user's Revoke and Sign out buttons on screen on a phone, without panning a table sideways.
-@Suite(.requiresChromium, .timeLimit(.minutes(3)))
+@Suite(.requiresChromium, .timeLimit(.minutes(10)))
 struct ConsoleLayoutBrowserTests {
     @Test("the audit log fits 1280 px, many events a screen, times on one line and details folded")
     func denseAuditLog() async throws {

@@ -6,7 +6,7 @@ import WebAuthn
 
 /// Console passkeys in a real headless Chromium against `passkeys serve`: an operator's demo passkey does not open the
 /// console; a break-glass session enrols the operator's console passkey on their user page, and that one does.
-@Suite(.requiresChromium, .timeLimit(.minutes(3)))
+@Suite(.requiresChromium, .timeLimit(.minutes(10)))
 struct ConsolePasskeyBrowserTests {
     /// The demo's user id for a name, as the server derives it.
     static func demoUserID(_ name: String) -> String {

@@ -4,7 +4,7 @@ import Testing
 
 /// Text built to break out of HTML, typed into the demo as a person would, then shown by the console and the
 /// account page in a real Chromium: the browser's own parser must find no element or attribute of it.
-@Suite(.requiresChromium, .timeLimit(.minutes(3)))
+@Suite(.requiresChromium, .timeLimit(.minutes(10)))
 struct HostileTextBrowserTests {
     /// A prepended character joined to `<` (one grapheme cluster), a refresh to another page, and a `"` joined
     /// to a combining mark.

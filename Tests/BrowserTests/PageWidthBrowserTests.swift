@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Every page at a phone's width and a desktop's: nothing pans sideways (wide tables scroll inside their own box).
-@Suite(.requiresChromium, .timeLimit(.minutes(3)))
+@Suite(.requiresChromium, .timeLimit(.minutes(10)))
 struct PageWidthBrowserTests {
     @Test("no page overflows horizontally at 390 px or 1280 px")
     func noHorizontalOverflow() async throws {

@@ -6,7 +6,7 @@ import WebAuthn
 /// "Sign in with your phone" in a real Chromium: the desktop page shows the QR code and the number, the phone —
 /// the `passkeys` command line, or the `/approve` page in a second tab with a passkey — approves or refuses, and the
 /// desktop page follows by itself.
-@Suite(.requiresChromium, .timeLimit(.minutes(3)))
+@Suite(.requiresChromium, .timeLimit(.minutes(10)))
 struct PhoneSignInBrowserTests {
     /// What the desktop page shows after "Sign in with your phone".
     struct Shown {

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// Account recovery in a real Chromium: the operator starts it in the console, the person opens the link on a new
 /// device (a page with a virtual authenticator of its own), is verified, creates a passkey, and the lost one is
 /// revoked.
-@Suite(.requiresChromium, .timeLimit(.minutes(3)))
+@Suite(.requiresChromium, .timeLimit(.minutes(10)))
 struct RecoveryBrowserTests {
     static let configuration = #"{"identityVerification": {"provider": "simulated"}}"#
 

@@ -8,7 +8,7 @@ import FoundationNetworking
 
 /// The recovery link carries its token in the fragment: in a real Chromium, `/recover` takes it out of the address bar
 /// and the history as soon as it has read it, as `/approve` does with its handoff token.
-@Suite(.requiresChromium, .timeLimit(.minutes(2)))
+@Suite(.requiresChromium, .timeLimit(.minutes(10)))
 struct RecoveryLinkBrowserTests {
     /// A backend call with the test API key; returns the JSON object answered.
     static func post(_ path: String, json: String, on server: PasskeysServeProcess) async throws -> [String: Any] {

@@ -4,7 +4,7 @@ import Testing
 
 /// The WebAuthn signals in a real Chromium: the pages tell the browser's passkey provider (here the virtual
 /// authenticator) which passkeys the site accepts and which it deleted, and the provider forgets the deleted one.
-@Suite(.requiresChromium, .timeLimit(.minutes(3)))
+@Suite(.requiresChromium, .timeLimit(.minutes(10)))
 struct SignalsBrowserTests {
     @Test("a passkey deleted on the account page disappears from the browser's provider")
     func deletedPasskeyIsForgotten() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// The account page's payment confirmation in a real Chromium: a step-up whose challenge the page checks against
 /// the text it shows before the virtual authenticator signs.
-@Suite(.requiresChromium, .timeLimit(.minutes(3)))
+@Suite(.requiresChromium, .timeLimit(.minutes(10)))
 struct StepUpBrowserTests {
     @Test("confirm a payment: the text is shown, signed, and redeemed with its digest and assurance")
     func confirmPayment() async throws {

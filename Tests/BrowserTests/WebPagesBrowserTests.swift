@@ -5,7 +5,7 @@ import Testing
 /// The demo, the account page and the console in a real headless Chromium with its WebAuthn virtual
 /// authenticator, against a real `passkeys serve` process. Screenshots of every page go to the folder each test
 /// prints.
-@Suite(.requiresChromium, .timeLimit(.minutes(3)))
+@Suite(.requiresChromium, .timeLimit(.minutes(10)))
 struct WebPagesBrowserTests {
     /// A platform authenticator: CTAP2, internal, discoverable credentials, user verification.
     static let platform = VirtualAuthenticator.Options(

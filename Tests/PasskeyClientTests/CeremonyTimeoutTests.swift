@@ -5,7 +5,7 @@ import WebAuthn
 
 /// The ceremony's timeout ends the system's sheet, as the Apple platform adapter runs it: a `SystemPrompt` whose
 /// system answers only when it is cancelled (as `ASAuthorizationController.cancel()` makes it answer).
-@Suite("A ceremony's timeout ends the sheet", .timeLimit(.minutes(1)))
+@Suite("A ceremony's timeout ends the sheet", .timeLimit(.minutes(5)))
 struct CeremonyTimeoutTests {
     /// How the scripted system answers the cancellation of its sheet.
     enum AnswerToCancel: Sendable {

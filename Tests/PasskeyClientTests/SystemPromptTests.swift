@@ -2,7 +2,7 @@ import PasskeyClient
 import Testing
 
 /// The passkey sheet's lifetime, with a scripted system in place of AuthenticationServices.
-@Suite("System prompts end when their task is cancelled", .timeLimit(.minutes(1)))
+@Suite("System prompts end when their task is cancelled", .timeLimit(.minutes(5)))
 @MainActor
 struct SystemPromptTests {
     struct SystemFailure: Error {}
