@@ -41,7 +41,7 @@ public final class Browser: Sendable {
             executable: String? = nil,
             windowSize: (width: Int, height: Int) = (1280, 900),
             launchTimeout: Duration = .seconds(120),
-            timeout: Duration = .seconds(60),
+            timeout: Duration = .seconds(180),
             extraArguments: [String] = []
         ) {
             self.windowSize = windowSize

@@ -57,7 +57,7 @@ public final class CDPConnection: Sendable {
     /// Connects to a `ws://` DevTools endpoint and returns once the socket is open.
     public static func connect(
         to url: String,
-        defaultTimeout: Duration = .seconds(60)
+        defaultTimeout: Duration = .seconds(180)
     ) async throws(BrowserError) -> CDPConnection {
         let connection = CDPConnection(defaultTimeout: defaultTimeout)
         let task = Task { await connection.run(url) }

@@ -19,7 +19,7 @@ struct PhoneCommandLine {
         let standardError: String
     }
 
-    /// Runs `passkeys ARGUMENTS --server URL --key-store FILE` to its end (one minute at most); without `--server`
+    /// Runs `passkeys ARGUMENTS --server URL --key-store FILE` to its end (three minutes at most); without `--server`
     /// for a command of the key store alone (`keys list`).
     func run(_ arguments: [String], server serverOption: Bool = true) async throws -> Result {
         var environment = ProcessInfo.processInfo.environment
@@ -29,7 +29,7 @@ struct PhoneCommandLine {
             PasskeysServeProcess.executable.path,
             arguments + (serverOption ? ["--server", server.baseURL] : []) + ["--key-store", keyStore],
             environment: environment,
-            timeout: .seconds(60)
+            timeout: .seconds(180)
         )
         return Result(status: run.status, standardOutput: run.standardOutput, standardError: run.standardError)
     }
@@ -57,7 +57,7 @@ enum QRCodeReader {
     /// The text of the QR code in the PNG `image`, without zbarimg's final newline.
     static func decode(_ image: URL) async throws -> String {
         guard let path else { throw PasskeysServeProcess.Failure("\(reader) is not on PATH") }
-        let run = try await ChildProcess.run(path, ["-q", "--raw", image.path], timeout: .seconds(60))
+        let run = try await ChildProcess.run(path, ["-q", "--raw", image.path], timeout: .seconds(180))
         guard run.status == 0 else {
             throw PasskeysServeProcess.Failure("\(reader) found no QR code in \(image.path) (\(run.status))")
         }

@@ -22,7 +22,7 @@ struct StepUpTests {
         _ server: ScriptedServer,
         _ authenticator: ScriptableAuthenticator,
         verifier: (any IdentityVerifier)? = nil,
-        wait: Duration = .seconds(60)
+        wait: Duration = .seconds(600)
     ) throws -> PasskeyClient {
         PasskeyClient(
             configuration: try PasskeyClientConfiguration(

@@ -27,19 +27,23 @@ public enum TestDatabase {
         try await execute(statements)
     }
 
-    /// Runs statements in order on one connection as the URL's user, and returns the last one's rows.
+    /// Runs statements in order on one connection as the URL's user, and returns the last one's rows. The connection
+    /// waits as long as the URL's `connect_timeout` says, as the store's do: on a loaded machine PostgresNIO's
+    /// default of ten seconds is not enough.
     @discardableResult
     public static func execute(_ statements: [String]) async throws -> [PostgresRow] {
         let configuration = try configuration()
+        var connectionConfiguration = PostgresConnection.Configuration(
+            host: configuration.host,
+            port: configuration.port,
+            username: configuration.username,
+            password: configuration.password,
+            database: configuration.database,
+            tls: .disable
+        )
+        connectionConfiguration.options.connectTimeout = .init(configuration.connectTimeout)
         let connection = try await PostgresConnection.connect(
-            configuration: PostgresConnection.Configuration(
-                host: configuration.host,
-                port: configuration.port,
-                username: configuration.username,
-                password: configuration.password,
-                database: configuration.database,
-                tls: .disable
-            ),
+            configuration: connectionConfiguration,
             id: 1,
             logger: Logger(label: "passkeys-tests")
         )
