@@ -37,19 +37,7 @@ extension PostgresFailureTests {
             )
 
             // Another session holds the user's row lock, so the insert waits on it with the pool's only connection.
-            let configuration = try TestDatabase.configuration()
-            let blocker = try await PostgresConnection.connect(
-                configuration: PostgresConnection.Configuration(
-                    host: configuration.host,
-                    port: configuration.port,
-                    username: configuration.username,
-                    password: configuration.password,
-                    database: configuration.database,
-                    tls: .disable
-                ),
-                id: 2,
-                logger: Logger(label: "passkeys-tests")
-            )
+            let blocker = try await TestDatabase.connect(id: 2)
             try await blocker.query("BEGIN", logger: blocker.logger)
             try await blocker.query(
                 PostgresQuery(unsafeSQL: #"SELECT 1 FROM "\#(schema.name)".users WHERE id = 'user-pool' FOR UPDATE"#),

@@ -27,11 +27,9 @@ public enum TestDatabase {
         try await execute(statements)
     }
 
-    /// Runs statements in order on one connection as the URL's user, and returns the last one's rows. The connection
-    /// waits as long as the URL's `connect_timeout` says, as the store's do: on a loaded machine PostgresNIO's
-    /// default of ten seconds is not enough.
-    @discardableResult
-    public static func execute(_ statements: [String]) async throws -> [PostgresRow] {
+    /// A connection of its own as the URL's user, outside any store. It waits as long as the URL's `connect_timeout`
+    /// says, as the store's connections do: on a loaded machine PostgresNIO's default of ten seconds is not enough.
+    public static func connect(id: Int) async throws -> PostgresConnection {
         let configuration = try configuration()
         var connectionConfiguration = PostgresConnection.Configuration(
             host: configuration.host,
@@ -42,11 +40,17 @@ public enum TestDatabase {
             tls: .disable
         )
         connectionConfiguration.options.connectTimeout = .init(configuration.connectTimeout)
-        let connection = try await PostgresConnection.connect(
+        return try await PostgresConnection.connect(
             configuration: connectionConfiguration,
-            id: 1,
+            id: id,
             logger: Logger(label: "passkeys-tests")
         )
+    }
+
+    /// Runs statements in order on one connection as the URL's user, and returns the last one's rows.
+    @discardableResult
+    public static func execute(_ statements: [String]) async throws -> [PostgresRow] {
+        let connection = try await connect(id: 1)
         var rows: [PostgresRow] = []
         do {
             for statement in statements {
