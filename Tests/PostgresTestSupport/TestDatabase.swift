@@ -40,11 +40,22 @@ public enum TestDatabase {
             tls: .disable
         )
         connectionConfiguration.options.connectTimeout = .init(configuration.connectTimeout)
-        return try await PostgresConnection.connect(
-            configuration: connectionConfiguration,
-            id: id,
-            logger: Logger(label: "passkeys-tests")
-        )
+        do {
+            return try await PostgresConnection.connect(
+                configuration: connectionConfiguration,
+                id: id,
+                logger: Logger(label: "passkeys-tests")
+            )
+        } catch {
+            throw Failure(error)
+        }
+    }
+
+    /// A PostgresNIO error with what PostgresNIO's own description leaves out (by design, for production logs): the
+    /// server's message or the client's cause, so that a failed test says why.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        init(_ error: any Error) { description = String(reflecting: error) }
     }
 
     /// Runs statements in order on one connection as the URL's user, and returns the last one's rows.
@@ -59,7 +70,7 @@ public enum TestDatabase {
             }
         } catch {
             try? await connection.close()
-            throw error
+            throw Failure(error)
         }
         try await connection.close()
         return rows
