@@ -64,6 +64,23 @@ extension PostgresPasskeyStore: CrossPlatformSessionStore {
         ).first.map { row throws(StoreError) in try CrossPlatformSessionRecord(row) }
     }
 
+    public func crossPlatformSessions(ids: [String]) async throws(StoreError) -> [CrossPlatformSessionFlow] {
+        let flowPrefix = "flow_"
+        return try await rows(
+            """
+            SELECT \(unescaped: Columns.list(Columns.crossPlatformSession, of: "s")),
+            \(unescaped: Columns.list(Columns.flow, of: "f", as: flowPrefix))
+            FROM cross_platform_sessions AS s JOIN flows AS f ON f.id = s.flow_id WHERE s.id = ANY(\(ids))
+            """,
+            doing: "read the cross-platform sessions and their flows"
+        ).map { row throws(StoreError) in
+            CrossPlatformSessionFlow(
+                session: try CrossPlatformSessionRecord(row),
+                flow: try FlowRecord(row, prefix: flowPrefix)
+            )
+        }
+    }
+
     public func claimCrossPlatformSession(
         handoffTokenHash: [UInt8],
         clientTokenHash: [UInt8],

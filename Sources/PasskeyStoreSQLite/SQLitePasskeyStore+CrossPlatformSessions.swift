@@ -42,6 +42,18 @@ extension SQLitePasskeyStore: CrossPlatformSessionStore {
         try await crossPlatformSession(where: "flow_id = ?", Bind.text(flowID))
     }
 
+    /// One visit to the connection's thread for all of them; each a lookup by primary key.
+    public func crossPlatformSessions(ids: [String]) async throws(StoreError) -> [CrossPlatformSessionFlow] {
+        try await connection.session { db in
+            try ids.compactMap { id in
+                guard let session = try Self.crossPlatformSession(db, where: "id = ?", Bind.text(id)),
+                    let flow = try Self.flow(db, id: session.flowID)
+                else { return nil }
+                return CrossPlatformSessionFlow(session: session, flow: flow)
+            }
+        }
+    }
+
     public func claimCrossPlatformSession(
         handoffTokenHash: [UInt8],
         clientTokenHash: [UInt8],
@@ -113,12 +125,18 @@ extension SQLitePasskeyStore: CrossPlatformSessionStore {
         where condition: String,
         _ bind: SQLValue
     ) async throws(StoreError) -> CrossPlatformSessionRecord? {
-        try await connection.session { db in
-            try db.rows(
-                "SELECT \(CrossPlatformSessionRows.columns) FROM cross_platform_sessions WHERE \(condition)",
-                [bind]
-            ).first.map(CrossPlatformSessionRows.decode)
-        }
+        try await connection.session { db in try Self.crossPlatformSession(db, where: condition, bind) }
+    }
+
+    private static func crossPlatformSession(
+        _ db: Database,
+        where condition: String,
+        _ bind: SQLValue
+    ) throws -> CrossPlatformSessionRecord? {
+        try db.rows(
+            "SELECT \(CrossPlatformSessionRows.columns) FROM cross_platform_sessions WHERE \(condition)",
+            [bind]
+        ).first.map(CrossPlatformSessionRows.decode)
     }
 }
 

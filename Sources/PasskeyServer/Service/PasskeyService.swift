@@ -80,7 +80,8 @@ public struct PasskeyService: Sendable {
         let handoff = HandoffFlow(
             context: context,
             identityVerification: identityVerification,
-            eventStreams: EventStreamGate()
+            eventStreams: EventStreamGate(),
+            watch: HandoffWatch(context: context)
         )
         self.identityVerification = identityVerification
         self.registration = registration

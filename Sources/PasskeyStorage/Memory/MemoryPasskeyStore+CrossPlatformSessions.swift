@@ -31,6 +31,13 @@ extension MemoryPasskeyStore: CrossPlatformSessionStore {
         crossPlatformSessionsByID.values.first { $0.flowID == flowID }
     }
 
+    public func crossPlatformSessions(ids: [String]) -> [CrossPlatformSessionFlow] {
+        ids.compactMap { id in
+            guard let session = crossPlatformSessionsByID[id], let flow = flows[session.flowID] else { return nil }
+            return CrossPlatformSessionFlow(session: session, flow: flow)
+        }
+    }
+
     public func claimCrossPlatformSession(
         handoffTokenHash: [UInt8],
         clientTokenHash: [UInt8],

@@ -20,3 +20,15 @@ public struct CredentialOwner: Sendable, Hashable {
         self.owner = owner
     }
 }
+
+/// A cross-platform session with the flow it took over, read together
+/// (``CrossPlatformSessionStore/crossPlatformSessions(ids:)``).
+public struct CrossPlatformSessionFlow: Sendable, Hashable {
+    public var session: CrossPlatformSessionRecord
+    public var flow: FlowRecord
+
+    public init(session: CrossPlatformSessionRecord, flow: FlowRecord) {
+        self.session = session
+        self.flow = flow
+    }
+}

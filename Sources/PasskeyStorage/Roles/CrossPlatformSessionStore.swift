@@ -18,6 +18,9 @@ public protocol CrossPlatformSessionStore: Sendable {
     func crossPlatformSession(handoffTokenHash: [UInt8]) async throws(StoreError) -> CrossPlatformSessionRecord?
     /// The session that took over the flow, if one did.
     func crossPlatformSession(flowID: String) async throws(StoreError) -> CrossPlatformSessionRecord?
+    /// The sessions with these ids, expired or not, each with its flow, read in one call: how one server process
+    /// follows every handoff it streams the status of. An unknown id is left out; the order is not specified.
+    func crossPlatformSessions(ids: [String]) async throws(StoreError) -> [CrossPlatformSessionFlow]
     /// Claims the handoff once, as a compare-and-set: while the session with this handoff token hash is `.pending`
     /// and its `handoffExpiresAt` is after `time`, it becomes `.claimed` with `clientTokenHash`, and in the same
     /// transaction its flow takes `clientTokenHash` as its client token hash (so only the claiming phone drives

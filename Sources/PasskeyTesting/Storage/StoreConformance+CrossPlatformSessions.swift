@@ -53,6 +53,32 @@ extension StoreConformance {
                 "an unknown token must find nothing"
             )
         },
+        StoreConformanceCheck("handoffs are read by their ids in one call, each with its flow as it stands now") {
+            store in
+            let (firstFlow, first) = try await Fixture.handoff(in: store)
+            let (secondFlow, second) = try await Fixture.handoff(in: store)
+            try require(try await store.crossPlatformSessions(ids: []).isEmpty, "no ids must read nothing")
+            let both = try await store.crossPlatformSessions(ids: [second.id, Fixture.id("xps"), first.id])
+            let expected = [
+                try await store.flow(id: firstFlow.id).map { CrossPlatformSessionFlow(session: first, flow: $0) },
+                try await store.flow(id: secondFlow.id).map { CrossPlatformSessionFlow(session: second, flow: $0) },
+            ].compactMap { $0 }
+            try require(
+                expected.count == 2 && both.count == 2 && Set(both) == Set(expected),
+                "both handoffs must be read with their handed-off flows, and the unknown id left out: \(both)"
+            )
+            let claimed = try await store.claimCrossPlatformSession(
+                handoffTokenHash: first.handoffTokenHash,
+                clientTokenHash: Fixture.bytes(),
+                at: Fixture.now + 1
+            )
+            let again = try await store.crossPlatformSessions(ids: [first.id])
+            try require(
+                again.map(\.session) == claimed.map { [$0] }
+                    && again.first?.flow.clientTokenHash == claimed?.clientTokenHash,
+                "a read must see the claim and the flow's new client token: \(again)"
+            )
+        },
         StoreConformanceCheck("a flow is handed off once, only while created and live, and only if it exists") {
             store in
             let (flow, first) = try await Fixture.handoff(in: store)

@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyStorage
+import Synchronization
 
 extension FailingStore {
     func createCrossPlatformSession(
@@ -24,6 +25,12 @@ extension FailingStore {
     func crossPlatformSession(flowID: String) async throws(StoreError) -> CrossPlatformSessionRecord? {
         try check()
         return await base.crossPlatformSession(flowID: flowID)
+    }
+
+    func crossPlatformSessions(ids: [String]) async throws(StoreError) -> [CrossPlatformSessionFlow] {
+        try check()
+        handoffReads.withLock { $0.append(ids) }
+        return await base.crossPlatformSessions(ids: ids)
     }
 
     func claimCrossPlatformSession(

@@ -10,6 +10,9 @@ final class FailingStore: PasskeyStore {
     private let countFailure = Mutex<(error: StoreError?, successes: Int)>((nil, 0))
     private let releaseFailure = Mutex<StoreError?>(nil)
     private let workflowRunFailure = Mutex<StoreError?>(nil)
+    /// The ids of each ``crossPlatformSessions(ids:)`` call, in order: how a test sees the handoff status streams'
+    /// store reads.
+    let handoffReads = Mutex<[[String]]>([])
 
     /// From now on every operation throws `error` (nil: work again).
     func fail(with error: StoreError?) {

@@ -5,12 +5,11 @@ import ServiceLifecycle
 
 /// `GET /v1/client/cross-platform/{id}/events`: a handoff's status as server-sent events — one `status` event now and
 /// one for each change, ending after a final status (`approved`, `rejected`, `cancelled`, `expired`), with a comment
-/// line as a heartbeat every 15 seconds. The status lives in the store, so a change made by another server process is seen:
-/// the store is read every half second. A stream past its limits — open streams in the process, per handoff and per
-/// client address (``EventStreamGate``) — is refused with 429 `RATE_LIMITED` before it starts: the client polls
-/// `…/status`.
+/// line as a heartbeat every 15 seconds. The status lives in the store, so a change made by another server process is
+/// seen: the process's ``HandoffWatch`` reads every streamed handoff there each half second. A stream past its limits
+/// — open streams in the process, per handoff and per client address (``EventStreamGate``) — is refused with 429
+/// `RATE_LIMITED` before it starts: the client polls `…/status`.
 extension HandoffFlow {
-    static let handoffPollInterval = Duration.milliseconds(500)
     static let handoffHeartbeat = Duration.seconds(15)
 
     func events(of session: CrossPlatformSessionRecord, by caller: Caller) async throws(APIError) -> Response {
@@ -25,13 +24,13 @@ extension HandoffFlow {
         let body = ResponseBody { writer in
             defer { place.leave() }
             var status = first
-            // Heartbeats go by the clock, not by polls counted: on a busy server a poll takes longer than its interval.
+            // Heartbeats go by the clock, not by reads counted: on a busy server a read takes longer than its interval.
             var lastWrite = ContinuousClock.now
             try await writer.write(Self.event(status))
-            // A server shutting down ends the stream; the page falls back to polling, or reconnects.
-            while !status.isFinal, !Task.isShuttingDownGracefully {
-                try await Task.sleep(for: Self.handoffPollInterval)
-                let next = try await self.status(ofHandoff: id)
+            // A server shutting down ends the stream; the page falls back to polling, or reconnects. So does a store
+            // that fails, or a handoff that is gone (the watch's statuses end).
+            var statuses = watch.follow(id).makeAsyncIterator()
+            while !status.isFinal, !Task.isShuttingDownGracefully, let next = await statuses.next() {
                 if next != status {
                     status = next
                     lastWrite = .now

@@ -11,6 +11,8 @@ struct HandoffFlow: ServiceFlow {
     let identityVerification: IdentityVerificationFlow
     /// The handoff status streams open in this process (`limits.maxEventStreams`).
     let eventStreams: EventStreamGate
+    /// Where those streams get their handoffs' statuses from.
+    let watch: HandoffWatch
 }
 
 extension HandoffFlow {
@@ -87,14 +89,6 @@ extension HandoffFlow {
     /// The handoff of the sign-in `flowID`, if it was handed off.
     func session(forSignIn flowID: String) async throws(APIError) -> CrossPlatformSessionRecord? {
         try await storage { try await store.crossPlatformSession(flowID: flowID) }
-    }
-
-    /// The status of the handoff `id`, read again (an event stream follows it after the poll token was checked).
-    func status(ofHandoff id: String) async throws(APIError) -> HandoffStatusResponse {
-        guard let session = try await storage({ try await store.crossPlatformSession(id: id) }) else {
-            throw APIError.handoffExpired
-        }
-        return try await status(of: session)
     }
 
     /// The error code the server refused the session's completion with, if it did.
