@@ -19,22 +19,16 @@ import os
 import resource
 import selectors
 import shutil
-import signal
 import socket
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 
+import server_process
+
 API_KEY = "handoff-streams-api-key-0123456789"
 TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def start(server, directory, port, streams):
@@ -53,31 +47,7 @@ def start(server, directory, port, streams):
         json.dump(settings, file)
     command = [server, "serve", "--config", config, "--database", f"sqlite:{directory}/p.sqlite",
                "--api-key", API_KEY, "--port", str(port), "--host", "127.0.0.1", "--log-level", "warning"]
-    log = open(os.path.join(directory, "server.log"), "a")
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2).read()
-            return process
-        except OSError:
-            if process.poll() is not None:
-                with open(os.path.join(directory, "server.log")) as file:
-                    sys.exit("handoff-streams: the server exited:\n" + file.read()[-2000:])
-            time.sleep(0.2)
-    stop(process)
-    sys.exit("handoff-streams: the server did not answer within 60 s")
-
-
-def stop(process):
-    os.killpg(process.pid, signal.SIGTERM)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        if process.poll() is not None:
-            return
-        time.sleep(0.1)
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
+    return server_process.start(command, directory, port, "handoff-streams")
 
 
 def post(port, path, body):
@@ -128,7 +98,7 @@ def measure(pid, connections, seconds):
 
 def run(server, streams, seconds):
     directory = tempfile.mkdtemp(prefix="handoff-streams-")
-    port = free_port()
+    port = server_process.free_port()
     process = start(server, directory, port, streams)
     connections = []
     try:
@@ -144,7 +114,7 @@ def run(server, streams, seconds):
     finally:
         for connection in connections:
             connection.close()
-        stop(process)
+        server_process.stop(process)
         if os.environ.get("HANDOFF_STREAMS_KEEP") == "1":
             print(f"kept {directory}", file=sys.stderr)
         else:

@@ -23,22 +23,16 @@ import json
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 
+import server_process
+
 API_KEY = "storage-growth-api-key-0123456789"
 TABLES = ["users", "flows", "credentials", "audit_events", "limit_windows", "web_sessions", "workflow_runs"]
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def start(server, directory, port, config, fake_offset=None):
@@ -49,36 +43,7 @@ def start(server, directory, port, config, fake_offset=None):
         # Only the wall clock moves: timers (the purge's interval) keep the monotonic clock's pace.
         command = ["faketime", "-f", fake_offset] + command
         environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
-    log = open(os.path.join(directory, "server.log"), "a")
-    # A process group of its own: `faketime` runs the server as its child, and stopping must reach both.
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=environment, start_new_session=True)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2).read()
-            return process
-        except OSError:
-            if process.poll() is not None:
-                with open(os.path.join(directory, "server.log")) as file:
-                    sys.exit("storage-growth: the server exited:\n" + file.read()[-2000:])
-            time.sleep(0.2)
-    stop(process)
-    sys.exit("storage-growth: the server did not answer within 60 s")
-
-
-def stop(process):
-    """Stops the server's process group gracefully (the server folds its -wal file back), within 30 s."""
-    os.killpg(process.pid, signal.SIGTERM)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        process.poll()
-        try:
-            os.killpg(process.pid, 0)
-        except ProcessLookupError:
-            return
-        time.sleep(0.1)
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
+    return server_process.start(command, directory, port, "storage-growth", environment)
 
 
 def sign_ups(port, count, prefix):
@@ -146,18 +111,18 @@ def main():
         json.dump(settings, file)
     try:
         for round_number in range(1, arguments.rounds + 1):
-            port = free_port()
+            port = server_process.free_port()
             server = start(arguments.server, directory, port, config)
             began = time.time()
             failures = sign_ups(port, arguments.calls, f"visitor-{round_number}-")
             elapsed = time.time() - began
-            stop(server)
+            server_process.stop(server)
             report(f"round {round_number}, after {arguments.calls} sign-ups ({elapsed:.0f} s, {failures} refused)",
                    measure(directory))
             # Two hours later: the attempts expired an hour and more ago.
             server = start(arguments.server, directory, port, config, fake_offset="+2h")
             time.sleep(20)
-            stop(server)
+            server_process.stop(server)
             report(f"round {round_number}, after expiry and a purge", measure(directory))
         with open(os.path.join(directory, "server.log")) as file:
             purges = [line.strip() for line in file if "Purged" in line or "purge" in line]
