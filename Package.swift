@@ -155,6 +155,7 @@ let package = Package(
             name: "PasskeyServerTests",
             dependencies: [
                 "PasskeyServer",
+                "ProcessTestSupport",
                 "PasskeyStorePostgres",
                 "PostgresTestSupport",
                 "PasskeyStorage",

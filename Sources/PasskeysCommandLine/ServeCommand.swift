@@ -166,7 +166,7 @@ struct ServeCommand: ExecutableCommand {
                 service: service,
                 services: opened.services + [ShutdownAnnouncement(announce: say)],
                 logger: logger
-            ) {
+            ) { _ in
                 reservation?.release()
                 say(announcement)
             }

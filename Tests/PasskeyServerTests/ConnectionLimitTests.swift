@@ -23,30 +23,36 @@ struct ConnectionLimitTests {
         }
     }
 
-    /// Runs the application as `passkeys serve` does, on a free port of 127.0.0.1, until `body` returns.
+    /// Runs the application as `passkeys serve` does, on a port of 127.0.0.1 the system chooses, until `body` returns.
     /// (`app.test(.live)` rebuilds the configuration without `availableConnectionsDelegate`, so the maximum would
     /// not apply there.)
     static func withListeningServer(
         configure: @escaping (inout ServerConfiguration) -> Void,
         _ body: @Sendable (Int) async throws -> Void
     ) async throws {
-        let port = try RawConnection.freePort()
         let server = try TestServer {
             configure(&$0)
-            $0.port = port
+            $0.port = 0
         }
         let logs = server.logs
-        let app = PasskeyApplication.build(service: server.service, logger: logs.logger("passkeys.http"))
+        let (ports, announce) = AsyncStream.makeStream(of: Int.self)
+        let app = PasskeyApplication.build(service: server.service, logger: logs.logger("passkeys.http")) { port in
+            announce.yield(port)
+        }
         let group = ServiceGroup(services: [app], logger: logs.logger("service-group"))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var listening = false
-            for _ in 0..<1000 where !listening {
-                listening = logs.all.contains { $0.contains("listening on") }
-                if !listening { try await Task.sleep(for: .milliseconds(10)) }
+            tasks.addTask {
+                defer { announce.finish() }
+                try await group.run()
+            }
+            var announced = ports.makeAsyncIterator()
+            guard let port = await announced.next() else {
+                // The server stopped before it listened: its own error says why.
+                try await tasks.waitForAll()
+                Issue.record("the server stopped before it listened")
+                return
             }
             do {
-                try #require(listening, "the server did not start")
                 try await body(port)
             } catch {
                 await group.triggerGracefulShutdown()

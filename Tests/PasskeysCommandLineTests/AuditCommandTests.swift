@@ -91,8 +91,10 @@ struct AuditCommandTests {
             executable.path,
             ["serve", "--port", "0", "--database", "sqlite:\(path)", "--api-key", "pk_test_cli_audit_0123456789abcdef"]
         )
+        // The server writes its key and then signs a checkpoint as it starts: as long as a loaded machine needs.
         var result = CommandResult(exitCode: -1)
-        for _ in 0..<200 where result.exitCode != 0 {
+        let deadline = ContinuousClock.now + .seconds(180)
+        while result.exitCode != 0, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
             guard FileManager.default.fileExists(atPath: path + ".audit-key") else { continue }
             result = await passkeys(["audit", "verify", "--database", path, "--key-file", path + ".audit-key"])

@@ -97,12 +97,7 @@ struct ServeWebhookTests {
                 #expect(try await Self.backend("DELETE", "\(url)/v1/users/\(user)") == 204)
             }
             // Committed, and tried at least once each, but not delivered: then the server dies without a word.
-            var tried = false
-            for _ in 0..<400 where !tried {
-                tried = Set(endpoint.attempts).count == 3
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            #expect(tried, "\(endpoint.attempts)")
+            #expect(await eventually { Set(endpoint.attempts).count == 3 }, "\(endpoint.attempts)")
             first.kill(SIGKILL)
             #expect(await first.exit(within: .seconds(10)) == 128 + SIGKILL)
             #expect(endpoint.accepted.isEmpty)
@@ -112,11 +107,7 @@ struct ServeWebhookTests {
             let (second, _) = try await Self.serve(config: config, database: database)
             // A delivery is due again after its back-off (seconds here), or, if the kill came in the middle of its
             // attempt, once that attempt's claim lapsed (its timeout and a minute): wait for as long as that.
-            var delivered = false
-            for _ in 0..<3000 where !delivered {
-                delivered = Set(endpoint.accepted) == ids
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            let delivered = await eventually(within: 300) { Set(endpoint.accepted) == ids }
             await second.stop()
             #expect(delivered, "accepted \(endpoint.accepted), expected \(ids)")
             #expect(endpoint.accepted.count == 3, "each once: \(endpoint.accepted)")

@@ -45,12 +45,13 @@ public enum PasskeyApplication {
     /// `limits.requestHeaderTimeoutSeconds` to send its first request's headers, a body
     /// `limits.requestBodyTimeoutSeconds` to arrive, and a kept-alive connection may idle for
     /// `limits.idleTimeoutSeconds`.
-    /// - Parameter onServerRunning: called once the server listens (after its address was bound), to announce it.
+    /// - Parameter onServerRunning: called once the server listens, with the port it is bound to (the one the system
+    ///   chose when the configuration's port is 0), to announce it.
     public static func build(
         service: PasskeyService,
         services: [any Service] = [],
         logger: Logger,
-        onServerRunning: @escaping @Sendable () async -> Void = {}
+        onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let limits = service.configuration.limits
         let connections = ConnectionLimits.atStart(configured: limits.maxConnections)
@@ -93,7 +94,9 @@ public enum PasskeyApplication {
             ),
             services: services + [StorePurge(service: service), AuditCheckpoints(service: service)]
                 + (service.configuration.webhooks.endpoints.isEmpty ? [] : [WebhookDispatcher(service: service)]),
-            onServerRunning: { _ in await onServerRunning() },
+            onServerRunning: { channel in
+                await onServerRunning(channel.localAddress?.port ?? service.configuration.port)
+            },
             logger: logger
         )
     }

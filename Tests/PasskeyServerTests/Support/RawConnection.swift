@@ -49,28 +49,6 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
-    /// A TCP port on 127.0.0.1 that was free a moment ago.
-    static func freePort() throws -> Int {
-        #if canImport(Darwin)
-        let probe = socket(AF_INET, SOCK_STREAM, 0)
-        #else
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #endif
-        guard probe >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
-        defer { close(probe) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(probe, pointer, length) == 0 && getsockname(probe, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw Failure(description: "no free port: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// How long a read waits.
     func setReceiveTimeout(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components

@@ -3,6 +3,7 @@ import HTTPTypes
 import PasskeyServer
 import PasskeyStorage
 import PasskeyTesting
+import ProcessTestSupport
 import Testing
 
 /// The console's webhook pages: the endpoints, each one's deliveries with their status, attempts, last answer and next

@@ -3,6 +3,7 @@ import PasskeyServer
 import PasskeyStorage
 import PasskeyTesting
 import PostgresTestSupport
+import ProcessTestSupport
 import Testing
 
 /// Two server instances on one PostgreSQL database, each with its delivery worker, share the outbox: every event is
