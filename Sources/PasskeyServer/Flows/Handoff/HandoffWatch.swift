@@ -21,12 +21,10 @@ final class HandoffWatch: Sendable {
     }
 
     private let context: FlowContext
-    private let interval: Duration
     private let state = Mutex(State())
 
-    init(context: FlowContext, interval: Duration = HandoffWatch.interval) {
+    init(context: FlowContext) {
         self.context = context
-        self.interval = interval
     }
 
     /// The status of `handoff` each time the loop read it, changed or not (a stream keeps its heartbeat by them).
@@ -59,7 +57,7 @@ final class HandoffWatch: Sendable {
     /// Reads and hands over until no handoff is followed.
     private func poll() async {
         while true {
-            try? await Task.sleep(for: interval)
+            try? await Task.sleep(for: Self.interval)
             let handoffs: [String]? = state.withLock { state in
                 guard !state.followers.isEmpty else {
                     state.polling = false
