@@ -51,7 +51,13 @@ struct CeremonyClient: Sendable {
     }
 
     struct NewAuthentication: Encodable {
+        struct Transaction: Codable {
+            let text: String
+        }
         let userId: String
+        /// `stepUp` with a transaction, or nil (standard).
+        let mode: String?
+        let transaction: Transaction?
     }
 
     struct AuthenticationSession: Decodable {
@@ -81,6 +87,13 @@ struct CeremonyClient: Sendable {
 
     struct Redeemed: Decodable {
         let userId: String
+        let transaction: NewAuthentication.Transaction?
+    }
+
+    /// What a step-up sign-in approves: a payment of a different amount each time, so that each challenge commits
+    /// to a text of its own.
+    static func transactionText() -> String {
+        "Pay \(Int.random(in: 1...99_999)).\(Int.random(in: 10...99)) EUR to Example Shop, invoice 2026-\(Int.random(in: 1000...9999))"
     }
 
     struct ErrorBody: Decodable {
@@ -130,12 +143,19 @@ struct CeremonyClient: Sendable {
         return authenticator
     }
 
-    /// One sign-in of `userID` with its authenticator (whose counter goes up by one).
-    func signIn(userID: String, authenticator: inout TestAuthenticator, timings: inout [StepTiming]) async throws {
+    /// One sign-in of `userID` with its authenticator (whose counter goes up by one); with `stepUp`, in step-up mode
+    /// approving a transaction, which redeem must return.
+    func signIn(
+        userID: String,
+        stepUp: Bool = false,
+        authenticator: inout TestAuthenticator,
+        timings: inout [StepTiming]
+    ) async throws {
+        let transaction = stepUp ? NewAuthentication.Transaction(text: Self.transactionText()) : nil
         let session = try await post(
             "/v1/authentications",
             bearer: apiKey,
-            body: NewAuthentication(userId: userID),
+            body: NewAuthentication(userId: userID, mode: stepUp ? "stepUp" : nil, transaction: transaction),
             expect: 201,
             step: 0,
             as: AuthenticationSession.self,
@@ -174,6 +194,9 @@ struct CeremonyClient: Sendable {
             timings: &timings
         )
         guard result.userId == userID else { throw RequestFailure(step: 3, summary: "redeem: result for another user") }
+        guard result.transaction?.text == transaction?.text else {
+            throw RequestFailure(step: 3, summary: "redeem: not the transaction the user approved")
+        }
     }
 
     // MARK: Requests

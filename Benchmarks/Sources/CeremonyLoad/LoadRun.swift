@@ -65,7 +65,7 @@ struct LoadRun {
 
         // Setup: the users that sign in, registered over HTTP by `concurrency` clients, each keeping its own.
         var pools = Array(repeating: [PooledUser](), count: concurrency)
-        if kind == .signin {
+        if kind.signsIn {
             let users = options.effectiveUsers
             let setupStart = ContinuousClock.now
             pools = try await withThrowingTaskGroup(of: [PooledUser].self) { group in
@@ -133,10 +133,11 @@ struct LoadRun {
                                     userID: "load-\(Self.runID)-reg-\(worker)-\(next)",
                                     timings: &timings
                                 )
-                            case .signin:
+                            case .signin, .stepup:
                                 next = (next + 1) % users.count
                                 try await client.signIn(
                                     userID: users[next].id,
+                                    stepUp: kind == .stepup,
                                     authenticator: &users[next].authenticator,
                                     timings: &timings
                                 )

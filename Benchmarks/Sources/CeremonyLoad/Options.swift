@@ -6,12 +6,17 @@ enum CeremonyKind: String, Codable, Sendable, CaseIterable {
     case registration
     /// Backend create (with userId) → client options → client complete → backend redeem.
     case signin
+    /// A sign-in in step-up mode with a transaction text, which the challenge commits to and redeem returns.
+    case stepup
+
+    /// Whether the ceremony signs in users registered before the run.
+    var signsIn: Bool { self != .registration }
 
     /// The requests of one ceremony, in order.
     var steps: [String] {
         switch self {
         case .registration: ["backend create", "client options", "client complete"]
-        case .signin: ["backend create", "client options", "client complete", "backend redeem"]
+        case .signin, .stepup: ["backend create", "client options", "client complete", "backend redeem"]
         }
     }
 }
@@ -57,7 +62,7 @@ struct LoadOptions: Sendable {
         run options:
           --url URL              the server (default http://127.0.0.1:8080; only 127.0.0.1, localhost or [::1])
           --api-key KEY          a backend API key (default: $PASSKEYS_API_KEY)
-          --kind signin|registration   the ceremony to repeat (default signin)
+          --kind signin|stepup|registration   the ceremony to repeat (default signin)
           --concurrency N        virtual clients, each running one ceremony at a time (default 8)
           --duration SECONDS     the measured time (default 10, at most 600)
           --warmup SECONDS       ceremonies run but are not counted for this long first (default 3)
@@ -93,7 +98,7 @@ struct LoadOptions: Sendable {
             case "--kind":
                 let text = try value(argument)
                 guard let kind = CeremonyKind(rawValue: text) else {
-                    throw UsageError("--kind is signin or registration, not '\(text)'")
+                    throw UsageError("--kind is signin, stepup or registration, not '\(text)'")
                 }
                 options.kind = kind
             case "--concurrency": options.concurrency = try number(argument, Int.self)
