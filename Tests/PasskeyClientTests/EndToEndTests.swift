@@ -5,7 +5,7 @@ import PasskeyTesting
 import Testing
 import WebAuthn
 
-/// The SDK against a live in-process server (HummingbirdTesting `.live`, an in-memory store), as an app would use
+/// The SDK against a live in-process server (``LiveServer``, an in-memory store), as an app would use
 /// it: the app's backend (here ``PasskeyBackendAPI``) creates the flows; the client enrolls and signs in.
 @Suite("PasskeyClient end to end")
 struct EndToEndTests {

@@ -1,10 +1,10 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import PasskeyClient
 import PasskeyServer
 import PasskeyStorage
+import ServiceLifecycle
 import Testing
 
 /// A passkey server on a random local port, for end-to-end tests: RP ID `localhost`, the native-app origin
@@ -13,8 +13,8 @@ enum LiveServer {
     static let apiKey = "pk_test_client_sdk_0123456789abcdef"
 
     static func configuration(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) -> ServerConfiguration {
-        // HummingbirdTesting .live listens on a random port whatever the configuration says.
-        var configuration = ServerConfiguration(port: 8080)
+        // A port of 127.0.0.1 the system chooses (see ``run(identityVerificationProvider:adjusting:_:)``).
+        var configuration = ServerConfiguration(port: 0)
         configuration.database = .memory
         configuration.apiKeys = [.init(name: "tests", key: apiKey)]
         configuration.appleApps = [.init(teamId: "ABCDE12345", bundleId: "com.example.app")]
@@ -82,16 +82,39 @@ enum LiveServer {
             store: store,
             logger: Logger(label: "client-tests")
         )
-        let app = PasskeyApplication.build(service: service, logger: Logger(label: "client-tests"))
-        try await app.test(.live) { client in
-            let baseURL = URL(string: "http://localhost:\(client.port!)")!
-            try await body(
-                Context(
-                    baseURL: baseURL,
-                    backend: PasskeyBackendAPI(serverBaseURL: baseURL, apiKey: apiKey),
-                    store: store
+        // Run as `passkeys serve` runs it, not through HummingbirdTesting's `.live`, whose own client (which these
+        // tests never use) must connect within 5 s or fails the test when it ends.
+        let logger = Logger(label: "client-tests")
+        let (ports, announce) = AsyncStream.makeStream(of: Int.self)
+        let app = PasskeyApplication.build(service: service, logger: logger) { port in announce.yield(port) }
+        let group = ServiceGroup(services: [app], logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                defer { announce.finish() }
+                try await group.run()
+            }
+            var announced = ports.makeAsyncIterator()
+            guard let port = await announced.next() else {
+                // The server stopped before it listened: its own error says why.
+                try await tasks.waitForAll()
+                Issue.record("the server stopped before it listened")
+                return
+            }
+            let baseURL = URL(string: "http://localhost:\(port)")!
+            do {
+                try await body(
+                    Context(
+                        baseURL: baseURL,
+                        backend: PasskeyBackendAPI(serverBaseURL: baseURL, apiKey: apiKey),
+                        store: store
+                    )
                 )
-            )
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
         }
     }
 }
