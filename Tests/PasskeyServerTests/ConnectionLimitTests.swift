@@ -1,7 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import PasskeyServer
-import ServiceLifecycle
+import ProcessTestSupport
 import Testing
 
 /// Connections are bounded in number and in time (`limits.maxConnections`, `requestHeaderTimeoutSeconds`,
@@ -35,32 +35,14 @@ struct ConnectionLimitTests {
             $0.port = 0
         }
         let logs = server.logs
-        let (ports, announce) = AsyncStream.makeStream(of: Int.self)
-        let app = PasskeyApplication.build(service: server.service, logger: logs.logger("passkeys.http")) { port in
-            announce.yield(port)
+        let build = { @Sendable (announce: @escaping @Sendable (Int) async -> Void) in
+            PasskeyApplication.build(
+                service: server.service,
+                logger: logs.logger("passkeys.http"),
+                onServerRunning: announce
+            )
         }
-        let group = ServiceGroup(services: [app], logger: logs.logger("service-group"))
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                defer { announce.finish() }
-                try await group.run()
-            }
-            var announced = ports.makeAsyncIterator()
-            guard let port = await announced.next() else {
-                // The server stopped before it listened: its own error says why.
-                try await tasks.waitForAll()
-                Issue.record("the server stopped before it listened")
-                return
-            }
-            do {
-                try await body(port)
-            } catch {
-                await group.triggerGracefulShutdown()
-                throw error
-            }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-        }
+        try await withListeningService(logger: logs.logger("service-group"), build, body)
     }
 
     @Test("a connection that sends no request, or a body shorter than it declared, is closed by the server")

@@ -4,7 +4,7 @@ import Logging
 import PasskeyClient
 import PasskeyServer
 import PasskeyStorage
-import ServiceLifecycle
+import ProcessTestSupport
 import Testing
 
 /// A passkey server on a random local port, for end-to-end tests: RP ID `localhost`, the native-app origin
@@ -85,36 +85,17 @@ enum LiveServer {
         // Run as `passkeys serve` runs it, not through HummingbirdTesting's `.live`, whose own client (which these
         // tests never use) must connect within 5 s or fails the test when it ends.
         let logger = Logger(label: "client-tests")
-        let (ports, announce) = AsyncStream.makeStream(of: Int.self)
-        let app = PasskeyApplication.build(service: service, logger: logger) { port in announce.yield(port) }
-        let group = ServiceGroup(services: [app], logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                defer { announce.finish() }
-                try await group.run()
-            }
-            var announced = ports.makeAsyncIterator()
-            guard let port = await announced.next() else {
-                // The server stopped before it listened: its own error says why.
-                try await tasks.waitForAll()
-                Issue.record("the server stopped before it listened")
-                return
-            }
+        try await withListeningService(logger: logger) { announce in
+            PasskeyApplication.build(service: service, logger: logger, onServerRunning: announce)
+        } _: { port in
             let baseURL = URL(string: "http://localhost:\(port)")!
-            do {
-                try await body(
-                    Context(
-                        baseURL: baseURL,
-                        backend: PasskeyBackendAPI(serverBaseURL: baseURL, apiKey: apiKey),
-                        store: store
-                    )
+            try await body(
+                Context(
+                    baseURL: baseURL,
+                    backend: PasskeyBackendAPI(serverBaseURL: baseURL, apiKey: apiKey),
+                    store: store
                 )
-            } catch {
-                await group.triggerGracefulShutdown()
-                throw error
-            }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
+            )
         }
     }
 }
