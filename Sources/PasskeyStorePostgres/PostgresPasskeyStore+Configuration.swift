@@ -33,6 +33,14 @@ extension PostgresPasskeyStore {
         public var connectTimeout: Duration
         /// How many connections this process's pool may open.
         public var maximumConnections: Int
+        /// How many connections the pool keeps open even when idle (`pool_min`; less than ``maximumConnections``).
+        /// A connection beyond them is closed after 60 s unused, which costs the pool a timer each time it is given
+        /// back (see docs/benchmarks.md).
+        public var minimumConnections: Int
+        /// How long a connection may sit idle before the pool checks it with `SELECT 1` (`keepalive`, seconds), so
+        /// that one the network dropped is found before a request needs it; nil: never (no timer each time a
+        /// connection is given back, but a dropped connection fails the next request that uses it).
+        public var keepAlive: Duration?
         /// How long an operation waits for a pooled connection before it fails with `.unavailable`: all of them
         /// busy, or the server unreachable.
         public var connectionWaitTimeout: Duration
@@ -48,6 +56,8 @@ extension PostgresPasskeyStore {
             applicationName: String = "swift-passkeys",
             connectTimeout: Duration = .seconds(10),
             maximumConnections: Int = 20,
+            minimumConnections: Int = 0,
+            keepAlive: Duration? = .seconds(30),
             connectionWaitTimeout: Duration = .seconds(10)
         ) {
             self.host = host
@@ -60,13 +70,17 @@ extension PostgresPasskeyStore {
             self.applicationName = applicationName
             self.connectTimeout = connectTimeout
             self.maximumConnections = maximumConnections
+            self.minimumConnections = minimumConnections
+            self.keepAlive = keepAlive
             self.connectionWaitTimeout = connectionWaitTimeout
         }
 
         /// Reads `postgres://USER:PASSWORD@HOST:PORT/DATABASE?PARAMETERS` (or `postgresql://`). User, password
         /// and database may be percent-encoded. The host defaults to `localhost`, the port to 5432, the database
         /// to the user's name. Parameters: `sslmode` (`disable`, `prefer` — the default —, `require` or
-        /// `verify-full`), `search_path`, `application_name`, `connect_timeout` (seconds), `pool_size` and `pool_timeout` (seconds, see ``connectionWaitTimeout``).
+        /// `verify-full`), `search_path`, `application_name`, `connect_timeout` (seconds), `pool_size`, `pool_min`
+        /// (see ``minimumConnections``), `pool_timeout` (seconds, see ``connectionWaitTimeout``) and `keepalive`
+        /// (seconds, 0 for none; see ``keepAlive``).
         /// Any other parameter is refused, so that a misspelt one does not go unnoticed.
         public init(url: String) throws(StoreError) {
             func invalid(_ problem: String) -> StoreError {
@@ -129,11 +143,22 @@ extension PostgresPasskeyStore {
                 case "pool_size":
                     guard let size = Int(value), size > 0 else { throw invalid("pool_size must be a positive number") }
                     maximumConnections = size
+                case "pool_min":
+                    guard let size = Int(value), size >= 0 else { throw invalid("pool_min must be 0 or more") }
+                    minimumConnections = size
+                case "keepalive":
+                    guard let seconds = Int(value), seconds >= 0 else {
+                        throw invalid("keepalive must be a number of seconds (0: no keep-alive queries)")
+                    }
+                    keepAlive = seconds == 0 ? nil : .seconds(seconds)
                 default:
                     throw invalid(
-                        "the parameter '\(item.name)' is not supported (supported: sslmode, search_path, application_name, connect_timeout, pool_size, pool_timeout)"
+                        "the parameter '\(item.name)' is not supported (supported: sslmode, search_path, application_name, connect_timeout, pool_size, pool_min, pool_timeout, keepalive)"
                     )
                 }
+            }
+            guard minimumConnections < maximumConnections else {
+                throw invalid("pool_min (\(minimumConnections)) must be less than pool_size (\(maximumConnections))")
             }
         }
 
@@ -179,6 +204,8 @@ extension PostgresPasskeyStore {
             configuration.options.connectTimeout = connectTimeout
             configuration.options.additionalStartupParameters = startupParameters
             configuration.options.maximumConnections = maximumConnections
+            configuration.options.minimumConnections = minimumConnections
+            configuration.options.keepAliveBehavior = keepAlive.map { .init(frequency: $0) }
             return configuration
         }
 

@@ -166,7 +166,7 @@ struct PostgresConfigurationTests {
         let configuration = try Configuration(
             url:
                 "postgres://pass%40keys:p%3Ass%2Fw%40rd@db.example.com:6543/pass%20keys?sslmode=require&search_path=tenant_1"
-                + "&application_name=api&connect_timeout=3&pool_size=7"
+                + "&application_name=api&connect_timeout=3&pool_min=6&keepalive=0&pool_size=7"
         )
         #expect(configuration.username == "pass@keys")
         #expect(configuration.password == "p:ss/w@rd")
@@ -178,6 +178,9 @@ struct PostgresConfigurationTests {
         #expect(configuration.applicationName == "api")
         #expect(configuration.connectTimeout == .seconds(3))
         #expect(configuration.maximumConnections == 7)
+        #expect(configuration.minimumConnections == 6)
+        #expect(configuration.keepAlive == nil)
+        #expect(try Configuration(url: "postgres://ada@h/db?keepalive=5").keepAlive == .seconds(5))
         #expect(!configuration.description.contains("p:ss/w@rd") && !configuration.description.contains("p%3Ass"))
     }
 
@@ -188,6 +191,7 @@ struct PostgresConfigurationTests {
         #expect(configuration.database == "ada")
         #expect(configuration.password == nil)
         #expect(configuration.tls == .prefer)
+        #expect(configuration.minimumConnections == 0 && configuration.keepAlive == .seconds(30))
         #expect(try Configuration(url: "postgres://ada@h/db?sslmode=disable").tls == .disable)
         #expect(try Configuration(url: "postgres://ada@h/db?sslmode=verify-full").tls == .require)
         let ipv6 = try Configuration(url: "postgres://ada@[::1]:6000/a%2Fb")
@@ -202,6 +206,8 @@ struct PostgresConfigurationTests {
             ("postgres://ada@h/db?sslmode=always", "sslmode"),
             ("postgres://ada@h/db?sslmod=disable", "sslmod"), ("postgres://ada@h/db/x", "more than a database name"),
             ("postgres://ada@h/db?pool_size=0", "pool_size"),
+            ("postgres://ada@h/db?pool_size=5&pool_min=5", "pool_min (5) must be less than pool_size (5)"),
+            ("postgres://ada@h/db?pool_min=20", "pool_min"), ("postgres://ada@h/db?keepalive=-1", "keepalive"),
         ]
     )
     func refused(_ url: String, _ mentioned: String) {
