@@ -33,7 +33,8 @@ extension PostgresPasskeyStore {
         public var connectTimeout: Duration
         /// How many connections this process's pool may open.
         public var maximumConnections: Int
-        /// How many connections the pool keeps open even when idle (`pool_min`; less than ``maximumConnections``).
+        /// How many connections the pool keeps open even when idle (`pool_min`; less than ``maximumConnections``, or
+        /// taken as one less).
         /// A connection beyond them is closed after 60 s unused, which costs the pool a timer each time it is given
         /// back (see docs/benchmarks.md).
         public var minimumConnections: Int
@@ -204,7 +205,7 @@ extension PostgresPasskeyStore {
             configuration.options.connectTimeout = connectTimeout
             configuration.options.additionalStartupParameters = startupParameters
             configuration.options.maximumConnections = maximumConnections
-            configuration.options.minimumConnections = minimumConnections
+            configuration.options.minimumConnections = max(0, min(minimumConnections, maximumConnections - 1))
             configuration.options.keepAliveBehavior = keepAlive.map { .init(frequency: $0) }
             return configuration
         }
