@@ -77,14 +77,10 @@ enum LiveServer {
                 identityVerificationProvider: identityVerificationProvider
             )
         }
-        let service = try PasskeyService(
-            configuration: configuration,
-            store: store,
-            logger: Logger(label: "client-tests")
-        )
+        let logger = Logger(label: "client-tests")
+        let service = try PasskeyService(configuration: configuration, store: store, logger: logger)
         // Run as `passkeys serve` runs it, not through HummingbirdTesting's `.live`, whose own client (which these
         // tests never use) must connect within 5 s or fails the test when it ends.
-        let logger = Logger(label: "client-tests")
         try await withListeningService(logger: logger) { announce in
             PasskeyApplication.build(service: service, logger: logger, onServerRunning: announce)
         } _: { port in
