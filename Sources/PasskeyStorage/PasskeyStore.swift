@@ -30,6 +30,17 @@
 /// writes this once, in one helper every reset calls (its `+UserReset.swift`), and `StoreConformance` checks it once,
 /// in its suite `PasskeyStore (a user's reset)`.
 ///
+/// Audited writes: a write that takes an `audit` (``AuditAppend``) — ``FlowStore/createFlow(_:audit:)``,
+/// ``CeremonyStore/insertCredential(_:maximumActive:flowID:flowUpdate:at:audit:)``,
+/// ``CeremonyStore/insertFirstCredential(_:displayName:flowID:flowUpdate:at:audit:)`` and
+/// ``CeremonyStore/recordAuthentication(_:flowID:expectedStatuses:flowUpdate:at:audit:)`` — appends its event and
+/// webhook messages as ``AuditStore/appendAuditEvent(_:webhooks:)`` does when, and only when, the write takes effect:
+/// a write refused, or a sign-in not recorded, appends nothing. ``MemoryPasskeyStore`` and `SQLitePasskeyStore` do
+/// both in one transaction — both or neither, on a crash too, and an append refused refuses the write.
+/// `PostgresPasskeyStore` appends right after the write commits, through its batched audit log (one lock of the
+/// chain, one commit and one disk sync for many events), so a crash or an append refused between the two keeps the
+/// write without its event, as a write followed by ``AuditStore/appendAuditEvent(_:webhooks:)`` does.
+///
 /// Adapters: ``MemoryPasskeyStore`` (tests), `SQLitePasskeyStore` (the embedded default) and
 /// `PostgresPasskeyStore` (scale-out). `PasskeyTesting.StoreConformance` checks any adapter.
 public protocol PasskeyStore:

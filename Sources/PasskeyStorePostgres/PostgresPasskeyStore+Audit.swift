@@ -21,6 +21,18 @@ extension PostgresPasskeyStore: AuditStore {
         }
     }
 
+    /// An audited write (``PasskeyStore``): `write`, then, when it `tookEffect`, the append through the batched audit
+    /// log, after the write has committed.
+    func auditedWrite<T>(
+        _ append: AuditAppend?,
+        if tookEffect: (T) -> Bool = { _ in true },
+        _ write: () async throws(StoreError) -> T
+    ) async throws(StoreError) -> T {
+        let result = try await write()
+        if let append, tookEffect(result) { try await appendAuditEvent(append.event, webhooks: append.webhooks) }
+        return result
+    }
+
     /// Links the events of `appends` to the chain's head and inserts them with their webhook messages, in one
     /// transaction, and returns the events as stored.
     ///
@@ -215,12 +227,6 @@ private struct OutboxRow: Encodable {
         payload = message.payload
         micros = Int64(message.createdAt.timeIntervalSince(Self.postgresEpoch) * 1_000_000)
     }
-}
-
-/// An audit event to append and the webhook messages written with it.
-struct AuditAppend: Sendable {
-    let event: AuditEvent
-    let webhooks: [WebhookMessage]
 }
 
 /// The audit events waiting to be written by this store, and whether a writer is at work. The first append that

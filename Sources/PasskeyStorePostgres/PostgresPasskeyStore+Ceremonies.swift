@@ -8,16 +8,19 @@ extension PostgresPasskeyStore: CeremonyStore {
         maximumActive: Int,
         flowID: String,
         flowUpdate: FlowUpdate,
-        at time: Date
+        at time: Date,
+        audit: AuditAppend?
     ) async throws(StoreError) {
-        try await insert(
-            credential,
-            maximumActive: maximumActive,
-            signUp: nil,
-            flowID: flowID,
-            flowUpdate: flowUpdate,
-            at: time
-        )
+        try await auditedWrite(audit) { () throws(StoreError) in
+            try await insert(
+                credential,
+                maximumActive: maximumActive,
+                signUp: nil,
+                flowID: flowID,
+                flowUpdate: flowUpdate,
+                at: time
+            )
+        }
     }
 
     public func insertFirstCredential(
@@ -25,16 +28,19 @@ extension PostgresPasskeyStore: CeremonyStore {
         displayName: String,
         flowID: String,
         flowUpdate: FlowUpdate,
-        at time: Date
+        at time: Date,
+        audit: AuditAppend?
     ) async throws(StoreError) {
-        try await insert(
-            credential,
-            maximumActive: 1,
-            signUp: displayName,
-            flowID: flowID,
-            flowUpdate: flowUpdate,
-            at: time
-        )
+        try await auditedWrite(audit) { () throws(StoreError) in
+            try await insert(
+                credential,
+                maximumActive: 1,
+                signUp: displayName,
+                flowID: flowID,
+                flowUpdate: flowUpdate,
+                at: time
+            )
+        }
     }
 
     /// `insertCredential`, and with `signUp` (the display name a sign-up asked for) `insertFirstCredential`.
@@ -139,6 +145,25 @@ extension PostgresPasskeyStore: CeremonyStore {
     }
 
     public func recordAuthentication(
+        _ use: CredentialUse,
+        flowID: String,
+        expectedStatuses: Set<FlowStatus>,
+        flowUpdate: FlowUpdate,
+        at time: Date,
+        audit: AuditAppend?
+    ) async throws(StoreError) -> AuthenticationRecording {
+        try await auditedWrite(audit, if: \.isRecorded) { () throws(StoreError) in
+            try await writeAuthentication(
+                use,
+                flowID: flowID,
+                expectedStatuses: expectedStatuses,
+                flowUpdate: flowUpdate,
+                at: time
+            )
+        }
+    }
+
+    private func writeAuthentication(
         _ use: CredentialUse,
         flowID: String,
         expectedStatuses: Set<FlowStatus>,

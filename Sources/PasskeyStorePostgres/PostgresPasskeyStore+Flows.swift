@@ -3,8 +3,10 @@ public import PasskeyStorage
 import PostgresNIO
 
 extension PostgresPasskeyStore: FlowStore {
-    public func createFlow(_ flow: FlowRecord) async throws(StoreError) {
-        _ = try await rows(InsertFlow(flow: flow), doing: "create the flow")
+    public func createFlow(_ flow: FlowRecord, audit: AuditAppend?) async throws(StoreError) {
+        try await auditedWrite(audit) { () throws(StoreError) in
+            _ = try await rows(InsertFlow(flow: flow), doing: "create the flow")
+        }
     }
 
     public func flow(id: String) async throws(StoreError) -> FlowRecord? {

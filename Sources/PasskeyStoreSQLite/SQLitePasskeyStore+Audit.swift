@@ -10,24 +10,46 @@ extension SQLitePasskeyStore: AuditStore {
         _ event: AuditEvent,
         webhooks: [WebhookMessage]
     ) async throws(StoreError) -> AuditEvent {
+        let append = AuditAppend(event: event, webhooks: webhooks)
         let details = try Bind.json(event.details)
+        return try await connection.session { db in try Self.append(append, details: details, db) }
+    }
+
+    /// An audited write (``PasskeyStore``): `write` and, when it `tookEffect`, the append, in one operation of the
+    /// store's connection, so one transaction.
+    func auditedWrite<T: Sendable>(
+        _ append: AuditAppend?,
+        if tookEffect: @escaping @Sendable (T) -> Bool = { _ in true },
+        _ write: @escaping @Sendable (Database) throws -> T
+    ) async throws(StoreError) -> T {
+        guard let append else { return try await connection.session(write) }
+        let details = try Bind.json(append.event.details)
         return try await connection.session { db in
-            let event = AuditChain.link(event, after: try Self.auditHead(db, signable: false))
-            try db.execute(
-                """
-                INSERT INTO audit_events
-                    (sequence, time, actor, action, user_id, subject, request_id, details, previous_hash, hash)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    Bind.integer(event.sequence), Bind.date(event.time), Bind.text(event.actor),
-                    Bind.text(event.action), Bind.text(event.userID), Bind.text(event.subject),
-                    Bind.text(event.requestID), details, Bind.bytes(event.previousHash), Bind.bytes(event.hash),
-                ]
-            )
-            try Self.insertWebhookMessages(webhooks, into: db)
-            return event
+            let result = try write(db)
+            if tookEffect(result) { try Self.append(append, details: details, db) }
+            return result
         }
+    }
+
+    /// Links the event to the chain's head, inserts it with its details (bound already) and writes its webhook
+    /// messages to the outbox.
+    @discardableResult
+    private static func append(_ append: AuditAppend, details: SQLValue, _ db: Database) throws -> AuditEvent {
+        let event = AuditChain.link(append.event, after: try auditHead(db, signable: false))
+        try db.execute(
+            """
+            INSERT INTO audit_events
+                (sequence, time, actor, action, user_id, subject, request_id, details, previous_hash, hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                Bind.integer(event.sequence), Bind.date(event.time), Bind.text(event.actor),
+                Bind.text(event.action), Bind.text(event.userID), Bind.text(event.subject),
+                Bind.text(event.requestID), details, Bind.bytes(event.previousHash), Bind.bytes(event.hash),
+            ]
+        )
+        try insertWebhookMessages(append.webhooks, into: db)
+        return event
     }
 
     public func auditEvents(after: Int64, limit: Int, userID: String?) async throws(StoreError) -> [AuditEvent] {

@@ -7,7 +7,8 @@ extension SQLitePasskeyStore: CeremonyStore {
         maximumActive: Int,
         flowID: String,
         flowUpdate: FlowUpdate,
-        at time: Date
+        at time: Date,
+        audit: AuditAppend?
     ) async throws(StoreError) {
         try await insert(
             credential,
@@ -15,7 +16,8 @@ extension SQLitePasskeyStore: CeremonyStore {
             signUp: nil,
             flowID: flowID,
             flowUpdate: flowUpdate,
-            at: time
+            at: time,
+            audit: audit
         )
     }
 
@@ -24,7 +26,8 @@ extension SQLitePasskeyStore: CeremonyStore {
         displayName: String,
         flowID: String,
         flowUpdate: FlowUpdate,
-        at time: Date
+        at time: Date,
+        audit: AuditAppend?
     ) async throws(StoreError) {
         try await insert(
             credential,
@@ -32,7 +35,8 @@ extension SQLitePasskeyStore: CeremonyStore {
             signUp: displayName,
             flowID: flowID,
             flowUpdate: flowUpdate,
-            at: time
+            at: time,
+            audit: audit
         )
     }
 
@@ -43,10 +47,11 @@ extension SQLitePasskeyStore: CeremonyStore {
         signUp displayName: String?,
         flowID: String,
         flowUpdate: FlowUpdate,
-        at time: Date
+        at time: Date,
+        audit: AuditAppend?
     ) async throws(StoreError) {
         let binds = try CredentialRows.binds(credential)
-        try await connection.session { db in
+        try await auditedWrite(audit) { db in
             if displayName != nil {
                 let onRecord = try db.rows(
                     "SELECT 1 FROM credentials WHERE user_id = ? AND status <> 'reserved' LIMIT 1",
@@ -133,9 +138,10 @@ extension SQLitePasskeyStore: CeremonyStore {
         flowID: String,
         expectedStatuses: Set<FlowStatus>,
         flowUpdate: FlowUpdate,
-        at time: Date
+        at time: Date,
+        audit: AuditAppend?
     ) async throws(StoreError) -> AuthenticationRecording {
-        try await connection.session { db in
+        try await auditedWrite(audit, if: \.isRecorded) { db in
             let current = try Self.credential(db, id: use.credentialID)
             guard let current, current.status == .active, current.signCount == use.expectedSignCount else {
                 return .credentialNotRecorded(current: current)

@@ -2,9 +2,9 @@ public import Foundation
 public import PasskeyStorage
 
 extension SQLitePasskeyStore: FlowStore {
-    public func createFlow(_ flow: FlowRecord) async throws(StoreError) {
+    public func createFlow(_ flow: FlowRecord, audit: AuditAppend?) async throws(StoreError) {
         // One statement: the primary key refuses an id in use (.duplicate), the foreign key a missing user (.notFound).
-        try await connection.session { db in
+        try await auditedWrite(audit) { db in
             try db.execute(
                 "INSERT INTO flows (\(FlowRows.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 FlowRows.binds(flow)

@@ -1,9 +1,27 @@
 extension MemoryPasskeyStore: AuditStore {
     public func appendAuditEvent(_ event: AuditEvent, webhooks: [WebhookMessage]) throws(StoreError) -> AuditEvent {
         try checkNewWebhooks(webhooks)
-        let event = AuditChain.link(event, after: auditTail.appendHead)
+        return append(AuditAppend(event: event, webhooks: webhooks))
+    }
+
+    /// An audited write (``PasskeyStore``): the append's messages checked before `write` changes anything, then the
+    /// event appended after it when the write `tookEffect`, in the same step of the actor.
+    func auditedWrite<T>(
+        _ append: AuditAppend?,
+        if tookEffect: (T) -> Bool = { _ in true },
+        _ write: () throws(StoreError) -> T
+    ) throws(StoreError) -> T {
+        try checkNewWebhooks(append?.webhooks ?? [])
+        let result = try write()
+        if let append, tookEffect(result) { self.append(append) }
+        return result
+    }
+
+    @discardableResult
+    private func append(_ append: AuditAppend) -> AuditEvent {
+        let event = AuditChain.link(append.event, after: auditTail.appendHead)
         audit.append(event)
-        queueWebhooks(webhooks)
+        queueWebhooks(append.webhooks)
         return event
     }
 

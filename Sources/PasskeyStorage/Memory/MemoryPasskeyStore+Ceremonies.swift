@@ -6,6 +6,37 @@ extension MemoryPasskeyStore: CeremonyStore {
         maximumActive: Int,
         flowID: String,
         flowUpdate: FlowUpdate,
+        at time: Date,
+        audit: AuditAppend?
+    ) throws(StoreError) {
+        try auditedWrite(audit) { () throws(StoreError) in
+            try insert(credential, maximumActive: maximumActive, flowID: flowID, flowUpdate: flowUpdate, at: time)
+        }
+    }
+
+    public func insertFirstCredential(
+        _ credential: CredentialRecordRow,
+        displayName: String,
+        flowID: String,
+        flowUpdate: FlowUpdate,
+        at time: Date,
+        audit: AuditAppend?
+    ) throws(StoreError) {
+        try auditedWrite(audit) { () throws(StoreError) in
+            let onRecord = credentialsByID.values.count { $0.userID == credential.userID && $0.status != .reserved }
+            guard onRecord == 0 else {
+                throw StoreError(.limitReached, "The user has had a passkey: the account is not claimed again.")
+            }
+            try insert(credential, maximumActive: 1, flowID: flowID, flowUpdate: flowUpdate, at: time)
+            users[credential.userID]?.displayName = displayName
+        }
+    }
+
+    private func insert(
+        _ credential: CredentialRecordRow,
+        maximumActive: Int,
+        flowID: String,
+        flowUpdate: FlowUpdate,
         at time: Date
     ) throws(StoreError) {
         guard users[credential.userID] != nil else { throw StoreError(.notFound, "No user \(credential.userID).") }
@@ -21,21 +52,6 @@ extension MemoryPasskeyStore: CeremonyStore {
         guard flow.status != .aborted else { throw StoreError(.flowEnded, "The flow \(flowID) was ended.") }
         credentialsByID[credential.id] = credential
         flows[flowID] = flowUpdate.applied(to: flow, at: time)
-    }
-
-    public func insertFirstCredential(
-        _ credential: CredentialRecordRow,
-        displayName: String,
-        flowID: String,
-        flowUpdate: FlowUpdate,
-        at time: Date
-    ) throws(StoreError) {
-        let onRecord = credentialsByID.values.count { $0.userID == credential.userID && $0.status != .reserved }
-        guard onRecord == 0 else {
-            throw StoreError(.limitReached, "The user has had a passkey: the account is not claimed again.")
-        }
-        try insertCredential(credential, maximumActive: 1, flowID: flowID, flowUpdate: flowUpdate, at: time)
-        users[credential.userID]?.displayName = displayName
     }
 
     public func settleReservation(
@@ -59,6 +75,25 @@ extension MemoryPasskeyStore: CeremonyStore {
     }
 
     public func recordAuthentication(
+        _ use: CredentialUse,
+        flowID: String,
+        expectedStatuses: Set<FlowStatus>,
+        flowUpdate: FlowUpdate,
+        at time: Date,
+        audit: AuditAppend?
+    ) throws(StoreError) -> AuthenticationRecording {
+        try auditedWrite(audit, if: \.isRecorded) {
+            writeAuthentication(
+                use,
+                flowID: flowID,
+                expectedStatuses: expectedStatuses,
+                flowUpdate: flowUpdate,
+                at: time
+            )
+        }
+    }
+
+    private func writeAuthentication(
         _ use: CredentialUse,
         flowID: String,
         expectedStatuses: Set<FlowStatus>,

@@ -1,9 +1,11 @@
 public import Foundation
 
 extension MemoryPasskeyStore: FlowStore {
-    public func createFlow(_ flow: FlowRecord) throws(StoreError) {
-        guard flows[flow.id] == nil else { throw StoreError(.duplicate, "A flow with id \(flow.id) exists.") }
-        flows[flow.id] = flow
+    public func createFlow(_ flow: FlowRecord, audit: AuditAppend?) throws(StoreError) {
+        try auditedWrite(audit) { () throws(StoreError) in
+            guard flows[flow.id] == nil else { throw StoreError(.duplicate, "A flow with id \(flow.id) exists.") }
+            flows[flow.id] = flow
+        }
     }
 
     public func flow(id: String) -> FlowRecord? { flows[id] }

@@ -22,7 +22,7 @@ extension MemoryPasskeyStore: RecoveryStore {
         guard var attempt = recoveryAttemptsByID[attemptID], attempt.status == .pending,
             attempt.tokenHash == tokenHash, attempt.expiresAt > time
         else { return nil }
-        try createFlow(registrationFlow)
+        try createFlow(registrationFlow, audit: nil)
         attempt.status = .exchanged
         attempt.registrationFlowID = registrationFlow.id
         attempt.updatedAt = time

@@ -25,4 +25,10 @@ public enum AuthenticationRecording: Sendable, Hashable {
     case credentialNotRecorded(current: CredentialRecordRow?)
     /// The flow's status or expiry did not allow the update, so nothing was written.
     case flowNotUpdated
+
+    /// Whether the use and the flow's update were written.
+    public var isRecorded: Bool {
+        if case .recorded = self { return true }
+        return false
+    }
 }

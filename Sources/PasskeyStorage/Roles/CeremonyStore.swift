@@ -7,7 +7,8 @@ public protocol CeremonyStore: Sendable {
     /// `credential.userID` or no flow `flowID`, `.flowEnded` when the flow is `.aborted` (a reset of its user ended
     /// it), `.credentialExists` when its id is known, `.limitReached` when the
     /// user already has `maximumActive` live credentials (active, or reserved and not yet expired), `.nameTaken`
-    /// when the name key is in use — and applies `flowUpdate` to the flow. A refused insert changes nothing.
+    /// when the name key is in use — and applies `flowUpdate` to the flow, and appends `audit` (an audited write,
+    /// ``PasskeyStore``). A refused insert changes nothing.
     ///
     /// A reserved credential whose reservation has expired at `time` does not count as known: the new credential
     /// replaces it, whichever user and flow it was reserved for (an authenticator may register again after its
@@ -18,7 +19,8 @@ public protocol CeremonyStore: Sendable {
         maximumActive: Int,
         flowID: String,
         flowUpdate: FlowUpdate,
-        at time: Date
+        at time: Date,
+        audit: AuditAppend?
     ) async throws(StoreError)
     /// A sign-up's passkey: in one transaction, as ``insertCredential(_:maximumActive:flowID:flowUpdate:at:)`` with a
     /// maximum of one, except that it is refused with `.limitReached` when the user has any credential on record —
@@ -30,7 +32,8 @@ public protocol CeremonyStore: Sendable {
         displayName: String,
         flowID: String,
         flowUpdate: FlowUpdate,
-        at time: Date
+        at time: Date,
+        audit: AuditAppend?
     ) async throws(StoreError)
     /// In one transaction: a reserved credential of the flow becomes active (`finalize == true`) or is deleted,
     /// and the flow takes `flowUpdate`. Returns the credential, or nil when there was no live reservation.
@@ -53,11 +56,70 @@ public protocol CeremonyStore: Sendable {
     /// Of racing calls with the same expected counter, on one server or on several sharing a database, at most one
     /// succeeds, and the counter stored is the one it wrote. A sign-in racing a revocation (or a recovery's
     /// finalize) either happens before it, and the revocation follows, or is not recorded.
+    ///
+    /// `audit` is appended only when the sign-in is `.recorded` (an audited write, ``PasskeyStore``).
     func recordAuthentication(
         _ use: CredentialUse,
         flowID: String,
         expectedStatuses: Set<FlowStatus>,
         flowUpdate: FlowUpdate,
-        at time: Date
+        at time: Date,
+        audit: AuditAppend?
     ) async throws(StoreError) -> AuthenticationRecording
+}
+
+extension CeremonyStore {
+    /// Inserts a credential without an audit event.
+    public func insertCredential(
+        _ credential: CredentialRecordRow,
+        maximumActive: Int,
+        flowID: String,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) async throws(StoreError) {
+        try await insertCredential(
+            credential,
+            maximumActive: maximumActive,
+            flowID: flowID,
+            flowUpdate: flowUpdate,
+            at: time,
+            audit: nil
+        )
+    }
+
+    /// Inserts a sign-up's passkey without an audit event.
+    public func insertFirstCredential(
+        _ credential: CredentialRecordRow,
+        displayName: String,
+        flowID: String,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) async throws(StoreError) {
+        try await insertFirstCredential(
+            credential,
+            displayName: displayName,
+            flowID: flowID,
+            flowUpdate: flowUpdate,
+            at: time,
+            audit: nil
+        )
+    }
+
+    /// Records a verified sign-in without an audit event.
+    public func recordAuthentication(
+        _ use: CredentialUse,
+        flowID: String,
+        expectedStatuses: Set<FlowStatus>,
+        flowUpdate: FlowUpdate,
+        at time: Date
+    ) async throws(StoreError) -> AuthenticationRecording {
+        try await recordAuthentication(
+            use,
+            flowID: flowID,
+            expectedStatuses: expectedStatuses,
+            flowUpdate: flowUpdate,
+            at: time,
+            audit: nil
+        )
+    }
 }

@@ -3,7 +3,9 @@ public import Foundation
 /// The flows of the ceremonies (registration, sign-in), with their challenges and result tokens. Part of
 /// ``PasskeyStore``; the writes that finish a flow together with its credential are ``CeremonyStore``'s.
 public protocol FlowStore: Sendable {
-    func createFlow(_ flow: FlowRecord) async throws(StoreError)
+    /// Inserts a new flow, refused with `.duplicate` when its id is in use, and appends `audit` with it (an audited
+    /// write, ``PasskeyStore``).
+    func createFlow(_ flow: FlowRecord, audit: AuditAppend?) async throws(StoreError)
     func flow(id: String) async throws(StoreError) -> FlowRecord?
     /// Applies `update` when the flow's status is one of `expectedStatuses` and it has not expired at `time`.
     /// Returns the updated flow, or nil when the precondition did not hold.
@@ -24,4 +26,11 @@ public protocol FlowStore: Sendable {
     /// ids of the registration flows it deletes, each for as long again as the flow lived); nil when it did not, or
     /// has forgotten it since.
     func purgedRegistration(id: String) async throws(StoreError) -> Date?
+}
+
+extension FlowStore {
+    /// Inserts a new flow without an audit event.
+    public func createFlow(_ flow: FlowRecord) async throws(StoreError) {
+        try await createFlow(flow, audit: nil)
+    }
 }

@@ -34,6 +34,11 @@ public enum StoreConformance {
         ),
         StoreConformanceSuite("StoreImport", checks: importing),
         StoreConformanceSuite("PasskeyStore (a user's reset)", checks: userReset),
+        StoreConformanceSuite(
+            "PasskeyStore (audited writes)",
+            checks: auditedWrites,
+            isolatedChecks: auditedWriteMessages
+        ),
     ]
 
     /// Every suite's checks that can share a store.

@@ -17,15 +17,17 @@ extension FailingStore {
         flowID: String,
         expectedStatuses: Set<FlowStatus>,
         flowUpdate: FlowUpdate,
-        at time: Date
+        at time: Date,
+        audit: AuditAppend?
     ) async throws(StoreError) -> AuthenticationRecording {
         try check()
-        return await base.recordAuthentication(
+        return try await base.recordAuthentication(
             use,
             flowID: flowID,
             expectedStatuses: expectedStatuses,
             flowUpdate: flowUpdate,
-            at: time
+            at: time,
+            audit: audit
         )
     }
 }

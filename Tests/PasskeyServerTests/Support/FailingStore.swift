@@ -91,9 +91,9 @@ final class FailingStore: PasskeyStore {
         return await base.revokeCredential(id: id, at: time)
     }
 
-    func createFlow(_ flow: FlowRecord) async throws(StoreError) {
+    func createFlow(_ flow: FlowRecord, audit: AuditAppend?) async throws(StoreError) {
         try check()
-        try await base.createFlow(flow)
+        try await base.createFlow(flow, audit: audit)
     }
 
     func flow(id: String) async throws(StoreError) -> FlowRecord? {
@@ -127,7 +127,8 @@ final class FailingStore: PasskeyStore {
         displayName: String,
         flowID: String,
         flowUpdate: FlowUpdate,
-        at time: Date
+        at time: Date,
+        audit: AuditAppend?
     ) async throws(StoreError) {
         try check()
         try await base.insertFirstCredential(
@@ -135,7 +136,8 @@ final class FailingStore: PasskeyStore {
             displayName: displayName,
             flowID: flowID,
             flowUpdate: flowUpdate,
-            at: time
+            at: time,
+            audit: audit
         )
     }
 
@@ -144,7 +146,8 @@ final class FailingStore: PasskeyStore {
         maximumActive: Int,
         flowID: String,
         flowUpdate: FlowUpdate,
-        at time: Date
+        at time: Date,
+        audit: AuditAppend?
     ) async throws(StoreError) {
         try check()
         try await base.insertCredential(
@@ -152,7 +155,8 @@ final class FailingStore: PasskeyStore {
             maximumActive: maximumActive,
             flowID: flowID,
             flowUpdate: flowUpdate,
-            at: time
+            at: time,
+            audit: audit
         )
     }
 
