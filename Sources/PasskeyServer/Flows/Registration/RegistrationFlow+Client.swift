@@ -112,20 +112,22 @@ extension RegistrationFlow {
             completedPayload: try Self.encodePayload(completed),
             defaultName: requestedName == nil ? defaultName : nil,
             flow: flow,
+            audit: { row in
+                auditAppend(
+                    .registrationCompleted,
+                    by: caller,
+                    userID: userID,
+                    subject: Base64URL.encode(row.id),
+                    details: [
+                        "flow": flow.id, "name": row.name, "aaguid": row.aaguid,
+                        "attestationFormat": row.attestationFormat, "status": row.status.rawValue,
+                    ].merging(run.map { ["workflowRunId": $0.id] } ?? [:]) { first, _ in first }
+                )
+            },
             by: caller,
             at: time
         )
         metrics.ceremony(Ceremony.registration.rawValue, outcome: "succeeded")
-        await audit(
-            .registrationCompleted,
-            by: caller,
-            userID: userID,
-            subject: completed.credentialID,
-            details: [
-                "flow": flow.id, "name": row.name, "aaguid": row.aaguid, "attestationFormat": row.attestationFormat,
-                "status": row.status.rawValue,
-            ].merging(run.map { ["workflowRunId": $0.id] } ?? [:]) { first, _ in first }
-        )
         var response = CredentialResponse(row, metadata: metadataBLOB)
         response.finalizeToken = finalizeToken
         return response

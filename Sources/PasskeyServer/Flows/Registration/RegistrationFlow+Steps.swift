@@ -81,13 +81,15 @@ extension RegistrationFlow {
     /// Inserts `row` and completes the flow in one store operation, which refuses a credential id registered
     /// already (§7.1 step 25), a user at the passkey limit (a sign-up: with any passkey on record) and a name taken.
     /// With a `defaultName`, a name taken by a concurrent registration is replaced by the next free one and the
-    /// insert tried again. A refusal marks the flow failed, is audited, and is answered with its code.
+    /// insert tried again. The insert appends the audit event `audit` makes of the row it inserts. A refusal marks the
+    /// flow failed, is audited, and is answered with its code.
     func insertRegisteredCredential(
         _ row: inout CredentialRecordRow,
         state: RegistrationState,
         completedPayload: [UInt8],
         defaultName: String?,
         flow: FlowRecord,
+        audit: (CredentialRecordRow) -> AuditAppend,
         by caller: Caller,
         at time: Date
     ) async throws(APIError) {
@@ -95,6 +97,7 @@ extension RegistrationFlow {
         while true {
             do throws(StoreError) {
                 let update = FlowUpdate(status: .completed, payload: completedPayload)
+                let append = audit(row)
                 if state.newAccount == true {
                     // A sign-up is the user's first passkey ever: with one on record (live or revoked), the store
                     // refuses it atomically; else it writes the sign-up's display name with it.
@@ -103,7 +106,8 @@ extension RegistrationFlow {
                         displayName: state.displayName,
                         flowID: flow.id,
                         flowUpdate: update,
-                        at: time
+                        at: time,
+                        audit: append
                     )
                 } else {
                     try await store.insertCredential(
@@ -111,9 +115,11 @@ extension RegistrationFlow {
                         maximumActive: state.maximumActive ?? configuration.policy.maxCredentialsPerUser,
                         flowID: flow.id,
                         flowUpdate: update,
-                        at: time
+                        at: time,
+                        audit: append
                     )
                 }
+                ringForWebhooks(append)
                 return
             } catch let error
                 where error.code == .nameTaken && defaultName != nil

@@ -84,8 +84,7 @@ extension RegistrationFlow {
                 )
             )
         )
-        try await storage { try await store.createFlow(flow) }
-        await audit(
+        let created = auditAppend(
             .registrationCreated,
             by: caller,
             userID: user.id,
@@ -94,6 +93,7 @@ extension RegistrationFlow {
                 run.map { ["workflowRunId": $0.workflowRunId] } ?? [:]
             ) { first, _ in first }
         )
+        try await auditedStorage(created) { try await store.createFlow(flow, audit: created) }
         return CreateRegistrationResponse(
             registrationAttemptId: flow.id,
             clientToken: token,

@@ -46,7 +46,8 @@ extension ServiceFlow {
     /// Appends an event to the audit log, and in the same transaction its webhook events to the outbox of each
     /// endpoint subscribed to them (``WebhookOutbox``); a store failure is logged, never fails the request that is
     /// audited. The change itself was committed before, in a transaction of its own: a crash between the two loses
-    /// the audit event and its webhooks together.
+    /// the audit event and its webhooks together. A change the store can audit itself takes the event instead
+    /// (``auditedStorage(_:_:)``).
     func audit(
         _ action: AuditAction,
         by caller: Caller,
@@ -54,6 +55,23 @@ extension ServiceFlow {
         subject: String?,
         details: [String: String] = [:]
     ) async {
+        let append = auditAppend(action, by: caller, userID: userID, subject: subject, details: details)
+        do {
+            try await store.appendAuditEvent(append.event, webhooks: append.webhooks)
+            ringForWebhooks(append)
+        } catch {
+            logger.error("audit event could not be stored", metadata: ["action": "\(action)", "error": "\(error)"])
+        }
+    }
+
+    /// An audit event of this call, with the webhook events it sends to each endpoint subscribed to them.
+    func auditAppend(
+        _ action: AuditAction,
+        by caller: Caller,
+        userID: String?,
+        subject: String?,
+        details: [String: String] = [:]
+    ) -> AuditAppend {
         let event = AuditEvent(
             time: now(),
             actor: caller.actor,
@@ -63,13 +81,21 @@ extension ServiceFlow {
             requestID: caller.requestID,
             details: details
         )
-        let webhooks = context.webhooks.messages(for: event)
-        do {
-            try await store.appendAuditEvent(event, webhooks: webhooks)
-            if !webhooks.isEmpty { context.webhooks.doorbell.ring() }
-        } catch {
-            logger.error("audit event could not be stored", metadata: ["action": "\(action)", "error": "\(error)"])
-        }
+        return AuditAppend(event: event, webhooks: context.webhooks.messages(for: event))
+    }
+
+    /// Runs an audited write of the store — one that appends `append` when it takes effect, in its own transaction
+    /// (``PasskeyStore``) — turning storage failures into API errors: the change and its audit event are both
+    /// stored or neither, and a store failure fails the request.
+    func auditedStorage<T>(_ append: AuditAppend, _ write: () async throws -> T) async throws(APIError) -> T {
+        let result = try await storage(write)
+        ringForWebhooks(append)
+        return result
+    }
+
+    /// Tells the webhook dispatcher that an append wrote messages to the outbox.
+    func ringForWebhooks(_ append: AuditAppend) {
+        if !append.webhooks.isEmpty { context.webhooks.doorbell.ring() }
     }
 
     /// Runs a store operation, turning storage failures into API errors.

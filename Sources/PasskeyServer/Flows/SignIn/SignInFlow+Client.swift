@@ -126,10 +126,7 @@ extension SignInFlow {
                     )
                 }
             )
-            let response = try await record(result, verified, of: found.credential, flow, state, handedOff, at: time)
-            await releaseAttempt(addressLimit)
-            metrics.ceremony(Ceremony.authentication.rawValue, outcome: "succeeded", action: state.action)
-            await audit(
+            let completed = auditAppend(
                 .authenticationCompleted,
                 by: caller,
                 userID: found.owner.id,
@@ -140,6 +137,18 @@ extension SignInFlow {
                     "transactionDigest": state.transaction?.digest ?? "none", "handoff": handedOff?.id ?? "none",
                 ].withAction(state.action)
             )
+            let response = try await record(
+                result,
+                verified,
+                of: found.credential,
+                flow,
+                state,
+                handedOff,
+                audit: completed,
+                at: time
+            )
+            await releaseAttempt(addressLimit)
+            metrics.ceremony(Ceremony.authentication.rawValue, outcome: "succeeded", action: state.action)
             return response
         } catch {
             await ceremonyFailed(
@@ -236,8 +245,9 @@ extension SignInFlow {
     }
 
     /// §7.2 step 24: the credential record's new counter and backup state, and the completed flow with its result, in
-    /// one store operation that refuses a credential revoked or used meanwhile. A handed-off session is redeemed by the
-    /// device that handed it off, with its poll token; any other gets a result token.
+    /// one store operation that refuses a credential revoked or used meanwhile, and appends `audit` when it records
+    /// them. A handed-off session is redeemed by the device that handed it off, with its poll token; any other gets a
+    /// result token.
     private func record(
         _ result: AuthenticationResult,
         _ verified: VerifiedAuthentication,
@@ -245,6 +255,7 @@ extension SignInFlow {
         _ flow: FlowRecord,
         _ state: AuthenticationState,
         _ handedOff: CrossPlatformSessionRecord?,
+        audit: AuditAppend,
         at time: Date
     ) async throws(APIError) -> CompleteAuthenticationResponse {
         let token = handedOff == nil ? Secrets.token(prefix: "pkr_") : nil
@@ -263,13 +274,14 @@ extension SignInFlow {
             signCount: verified.signCount,
             backupState: verified.backupState
         )
-        let recording = try await storage {
+        let recording = try await auditedStorage(audit) {
             try await store.recordAuthentication(
                 use,
                 flowID: flow.id,
                 expectedStatuses: [.verifying],
                 flowUpdate: update,
-                at: time
+                at: time,
+                audit: audit
             )
         }
         switch recording {

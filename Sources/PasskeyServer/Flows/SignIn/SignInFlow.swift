@@ -60,8 +60,7 @@ extension SignInFlow {
                 )
             )
         )
-        try await storage { try await store.createFlow(flow) }
-        await audit(
+        let created = auditAppend(
             .authenticationCreated,
             by: caller,
             userID: request.userId,
@@ -71,6 +70,7 @@ extension SignInFlow {
                 "identityVerification": "\(stepUp.identityVerification)",
             ].withAction(action)
         )
+        try await auditedStorage(created) { try await store.createFlow(flow, audit: created) }
         return CreateAuthenticationResponse(
             biometricPasskeySessionId: flow.id,
             clientToken: token,
