@@ -84,9 +84,9 @@ extension ServiceFlow {
         return AuditAppend(event: event, webhooks: context.webhooks.messages(for: event))
     }
 
-    /// Runs an audited write of the store — one that appends `append` when it takes effect, in its own transaction
-    /// (``PasskeyStore``) — turning storage failures into API errors: the change and its audit event are both
-    /// stored or neither, and a store failure fails the request.
+    /// Runs an audited write of the store — one that appends `append` when it takes effect, on SQLite in the change's
+    /// own transaction (``PasskeyStore``) — turning storage failures into API errors: a failure to store the event
+    /// fails the request, as a failure to store the change does.
     func auditedStorage<T>(_ append: AuditAppend, _ write: () async throws -> T) async throws(APIError) -> T {
         let result = try await storage(write)
         ringForWebhooks(append)
