@@ -153,37 +153,23 @@ extension PostgresPasskeyStore: CeremonyStore {
         audit: AuditAppend?
     ) async throws(StoreError) -> AuthenticationRecording {
         try await auditedWrite(audit, if: \.isRecorded) { () throws(StoreError) in
-            try await writeAuthentication(
-                use,
-                flowID: flowID,
-                expectedStatuses: expectedStatuses,
-                flowUpdate: flowUpdate,
-                at: time
+            let statement = RecordAuthentication(
+                use: use,
+                flow: UpdateFlow(id: flowID, update: flowUpdate, at: time, expectedStatuses: expectedStatuses)
             )
+            guard let row = try await rows(statement, doing: "record the sign-in").first else {
+                return .credentialNotRecorded(current: nil)
+            }
+            let credential = try CredentialRecordRow(row)
+            guard
+                try RowReader(row, record: "flow", prefix: RecordAuthentication.flowPrefix)("id", as: String?.self)
+                    != nil
+            else {
+                let applies = credential.status == .active && credential.signCount == use.expectedSignCount
+                return applies ? .flowNotUpdated : .credentialNotRecorded(current: credential)
+            }
+            return .recorded(credential: credential, flow: try FlowRecord(row, prefix: RecordAuthentication.flowPrefix))
         }
-    }
-
-    private func writeAuthentication(
-        _ use: CredentialUse,
-        flowID: String,
-        expectedStatuses: Set<FlowStatus>,
-        flowUpdate: FlowUpdate,
-        at time: Date
-    ) async throws(StoreError) -> AuthenticationRecording {
-        let statement = RecordAuthentication(
-            use: use,
-            flow: UpdateFlow(id: flowID, update: flowUpdate, at: time, expectedStatuses: expectedStatuses)
-        )
-        guard let row = try await rows(statement, doing: "record the sign-in").first else {
-            return .credentialNotRecorded(current: nil)
-        }
-        let credential = try CredentialRecordRow(row)
-        guard try RowReader(row, record: "flow", prefix: RecordAuthentication.flowPrefix)("id", as: String?.self) != nil
-        else {
-            let applies = credential.status == .active && credential.signCount == use.expectedSignCount
-            return applies ? .flowNotUpdated : .credentialNotRecorded(current: credential)
-        }
-        return .recorded(credential: credential, flow: try FlowRecord(row, prefix: RecordAuthentication.flowPrefix))
     }
 
     // MARK: Helpers

@@ -83,36 +83,20 @@ extension MemoryPasskeyStore: CeremonyStore {
         audit: AuditAppend?
     ) throws(StoreError) -> AuthenticationRecording {
         try auditedWrite(audit, if: \.isRecorded) {
-            writeAuthentication(
-                use,
-                flowID: flowID,
-                expectedStatuses: expectedStatuses,
-                flowUpdate: flowUpdate,
-                at: time
-            )
+            // The actor runs this to its end without a suspension: both writes happen together, or neither.
+            guard var used = credentialsByID[use.credentialID], used.status == .active,
+                used.signCount == use.expectedSignCount
+            else { return .credentialNotRecorded(current: credentialsByID[use.credentialID]) }
+            guard let flow = flows[flowID], expectedStatuses.contains(flow.status), flow.expiresAt > time else {
+                return .flowNotUpdated
+            }
+            used.signCount = use.signCount
+            used.backupState = use.backupState
+            used.lastUsedAt = time
+            credentialsByID[used.id] = used
+            let updated = flowUpdate.applied(to: flow, at: time)
+            flows[flowID] = updated
+            return .recorded(credential: used, flow: updated)
         }
-    }
-
-    private func writeAuthentication(
-        _ use: CredentialUse,
-        flowID: String,
-        expectedStatuses: Set<FlowStatus>,
-        flowUpdate: FlowUpdate,
-        at time: Date
-    ) -> AuthenticationRecording {
-        // The actor runs this to its end without a suspension: both writes happen together, or neither.
-        guard var used = credentialsByID[use.credentialID], used.status == .active,
-            used.signCount == use.expectedSignCount
-        else { return .credentialNotRecorded(current: credentialsByID[use.credentialID]) }
-        guard let flow = flows[flowID], expectedStatuses.contains(flow.status), flow.expiresAt > time else {
-            return .flowNotUpdated
-        }
-        used.signCount = use.signCount
-        used.backupState = use.backupState
-        used.lastUsedAt = time
-        credentialsByID[used.id] = used
-        let updated = flowUpdate.applied(to: flow, at: time)
-        flows[flowID] = updated
-        return .recorded(credential: used, flow: updated)
     }
 }
