@@ -126,7 +126,12 @@ extension StoreConformance {
                 try await store.webSessions(userID: user.id, at: Fixture.now, offset: 0, limit: 0).isEmpty,
                 "a limit below 1 must list nothing"
             )
-        },
+        }
+    ]
+
+    /// The listing of the sessions without a user spans the whole store, so paging it by offset needs a store that no
+    /// other check adds sessions to meanwhile.
+    static let consoleWebSessionsAlone: [StoreConformanceCheck] = [
         StoreConformanceCheck("without a user, the listing pages the console's sessions signed in with an API key") {
             store in
             let user = try await store.createUserIfAbsent(Fixture.user())
@@ -158,7 +163,7 @@ extension StoreConformance {
                 page.map(\.id) == [breakGlass[1].id, breakGlass[0].id],
                 "a page must skip offset and hold limit: \(page.map(\.id))"
             )
-        },
+        }
     ]
 }
 

@@ -20,7 +20,11 @@ public enum StoreConformance {
         ),
         StoreConformanceSuite("AuditStore", checks: audit + auditChain),
         StoreConformanceSuite("LimitStore", checks: limits + limitRelease),
-        StoreConformanceSuite("WebSessionStore", checks: webSessions + consoleWebSessions),
+        StoreConformanceSuite(
+            "WebSessionStore",
+            checks: webSessions + consoleWebSessions,
+            isolatedChecks: consoleWebSessionsAlone
+        ),
         StoreConformanceSuite("WorkflowRunStore", checks: workflowRuns + workflowRunEvents),
         StoreConformanceSuite("CrossPlatformSessionStore", checks: crossPlatformSessions),
         StoreConformanceSuite("RecoveryStore", checks: recovery),
