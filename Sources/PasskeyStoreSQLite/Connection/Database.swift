@@ -54,6 +54,9 @@ final class Database {
         _ = try statement(sql).run(binds)
     }
 
+    /// How many times SQLite prepared the cached statements again (``Statement/reprepares``), in all.
+    var reprepares: Int { statements.values.reduce(0) { $0 + Int($1.reprepares) } }
+
     private func statement(_ sql: String) throws(SQLiteFailure) -> Statement {
         if let statement = statements[sql] { return statement }
         guard let handle else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed") }

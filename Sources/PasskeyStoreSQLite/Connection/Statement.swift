@@ -5,6 +5,8 @@ final class Statement {
     private let handle: OpaquePointer
     private let database: OpaquePointer
     let columns: ColumnNames
+    /// How many `?` parameters the statement has.
+    private let parameterCount: Int32
 
     /// Prepares `sql` (one statement) on `database`.
     init(_ sql: String, on database: OpaquePointer) throws(SQLiteFailure) {
@@ -23,6 +25,7 @@ final class Statement {
         }
         self.handle = handle
         self.database = database
+        parameterCount = sqlite_nio_sqlite3_bind_parameter_count(handle)
         columns = ColumnNames(
             (0..<sqlite_nio_sqlite3_column_count(handle)).map {
                 String(cString: sqlite_nio_sqlite3_column_name(handle, $0))
@@ -34,15 +37,20 @@ final class Statement {
         sqlite_nio_sqlite3_finalize(handle)
     }
 
-    /// Binds `values` to the statement's parameters in order, runs it to its end and returns its rows; the
-    /// statement is reset afterwards, whatever happened, so it can run again.
+    /// Binds `values` to the statement's parameters in order (NULL to any after them), runs it to its end and returns
+    /// its rows; the statement is reset afterwards, whatever happened, so it can run again.
+    ///
+    /// The values stay bound until the next run replaces them: `sqlite3_clear_bindings` would expire a statement
+    /// whose plan SQLite marked as depending on a parameter's value (one with an `ORDER BY` and a `column = ?` the
+    /// index it uses starts with, for one), and make every run of it prepare it again.
     func run(_ values: [SQLValue]) throws(SQLiteFailure) -> [Row] {
-        defer {
-            sqlite_nio_sqlite3_reset(handle)
-            sqlite_nio_sqlite3_clear_bindings(handle)
-        }
+        defer { sqlite_nio_sqlite3_reset(handle) }
         for (offset, value) in values.enumerated() {
             let code = bind(value, at: Int32(offset + 1))
+            guard code == SQLITE_OK else { throw Database.failure(code, on: database) }
+        }
+        for index in stride(from: Int32(values.count) + 1, through: parameterCount, by: 1) {
+            let code = bind(.null, at: index)
             guard code == SQLITE_OK else { throw Database.failure(code, on: database) }
         }
         var rows: [Row] = []
@@ -102,6 +110,10 @@ final class Statement {
             }
         }
     }
+
+    /// How many times SQLite prepared the statement again since it was made (a schema change, or a new value of a
+    /// parameter its plan depends on).
+    var reprepares: Int32 { sqlite_nio_sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0) }
 
     /// SQLite copies bound text and blobs before the bind call returns.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
