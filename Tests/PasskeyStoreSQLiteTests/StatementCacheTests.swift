@@ -19,7 +19,7 @@ struct StatementCacheTests {
                     let flow = FlowRecord.fixture(userID: user.id)
                     try await store.createFlow(flow)
                     try await store.insertCredential(
-                        Self.credential(of: user.id),
+                        .fixture(userID: user.id),
                         maximumActive: 10,
                         flowID: flow.id,
                         flowUpdate: FlowUpdate(),
@@ -36,29 +36,5 @@ struct StatementCacheTests {
                 #expect(after == before, "statements were prepared again \(after - before) times")
             }
         }
-    }
-
-    static func credential(of userID: String) -> CredentialRecordRow {
-        CredentialRecordRow(
-            id: TestTime.randomBytes(),
-            userID: userID,
-            publicKey: TestTime.randomBytes(),
-            algorithm: -7,
-            signCount: 0,
-            aaguid: "00000000-0000-0000-0000-000000000000",
-            attestationFormat: "none",
-            attestationType: "none",
-            attestationTrusted: false,
-            transports: ["internal"],
-            backupEligible: true,
-            backupState: true,
-            userVerified: true,
-            name: "Phone",
-            nameKey: "phone",
-            status: .active,
-            reservedUntil: nil,
-            flowID: nil,
-            createdAt: TestTime.fixed
-        )
     }
 }

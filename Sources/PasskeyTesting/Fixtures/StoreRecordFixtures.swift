@@ -56,3 +56,37 @@ extension UserRecord {
         )
     }
 }
+
+extension CredentialRecordRow {
+    /// A credential for a store test: an ES256 passkey of `userID` created at ``TestTime/fixed``, with a random id
+    /// and key. Give only what the test is about.
+    public static func fixture(
+        userID: String,
+        name: String = "Phone",
+        status: Status = .active,
+        reservedUntil: Date? = nil,
+        flowID: String? = nil
+    ) -> CredentialRecordRow {
+        CredentialRecordRow(
+            id: TestTime.randomBytes(),
+            userID: userID,
+            publicKey: TestTime.randomBytes(77),
+            algorithm: -7,
+            signCount: 0,
+            aaguid: "00000000-0000-0000-0000-000000000000",
+            attestationFormat: "none",
+            attestationType: "none",
+            attestationTrusted: false,
+            transports: ["internal", "hybrid"],
+            backupEligible: true,
+            backupState: true,
+            userVerified: true,
+            name: name,
+            nameKey: name.lowercased(),
+            status: status,
+            reservedUntil: reservedUntil,
+            flowID: flowID,
+            createdAt: TestTime.fixed
+        )
+    }
+}

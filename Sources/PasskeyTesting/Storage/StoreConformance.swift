@@ -123,27 +123,7 @@ enum Fixture {
         reservedUntil: Date? = nil,
         flowID: String? = nil
     ) -> CredentialRecordRow {
-        CredentialRecordRow(
-            id: bytes(),
-            userID: userID,
-            publicKey: bytes(77),
-            algorithm: -7,
-            signCount: 0,
-            aaguid: "00000000-0000-0000-0000-000000000000",
-            attestationFormat: "none",
-            attestationType: "none",
-            attestationTrusted: false,
-            transports: ["internal", "hybrid"],
-            backupEligible: true,
-            backupState: true,
-            userVerified: true,
-            name: name,
-            nameKey: name.lowercased(),
-            status: status,
-            reservedUntil: reservedUntil,
-            flowID: flowID,
-            createdAt: now
-        )
+        .fixture(userID: userID, name: name, status: status, reservedUntil: reservedUntil, flowID: flowID)
     }
 
     static func flow(
